@@ -1,0 +1,187 @@
+// Ref<T>: the null-able intrusive pointer through which every node is held.
+#pragma once
+
+#include <ctir/core/node.hpp>
+
+#include <compare>
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace ctir {
+
+template <class T>
+class Ref;
+
+namespace detail {
+struct no_ref_methods {};
+
+template <class T>
+struct ref_methods_of {
+  using type = no_ref_methods;
+};
+template <class T>
+  requires requires { typename T::ref_methods; }
+struct ref_methods_of<T> {
+  using type = typename T::ref_methods;
+};
+
+template <class T>
+struct node_of {
+  using type = T;
+};
+template <class T>
+struct node_of<Ref<T>> {
+  using type = T;
+};
+} // namespace detail
+
+/// The node type behind T: T itself for a node, N for Ref<N>.
+template <class T>
+using node_of_t = typename detail::node_of<std::remove_cvref_t<T>>::type;
+
+/// The error thrown by a failed checked downcast.
+class bad_node_cast : public std::logic_error {
+public:
+  using std::logic_error::logic_error;
+};
+
+/// A shared, immutable handle to a node of type T (or a subclass), possibly null.
+///
+/// Copying increments an atomic count; `same_as` compares identity. A Ref<Derived>
+/// converts implicitly to a Ref<Base>; going down uses `as`, `is` or `downcast`.
+/// The static functions of `T::ref_methods` (the factories) are reachable through
+/// the Ref type: `For::make(...)` with `using For = Ref<ForNode>`.
+template <class T>
+class Ref : public detail::ref_methods_of<T>::type {
+public:
+  using node_type = T;
+
+  constexpr Ref() noexcept = default;
+  constexpr Ref(std::nullptr_t) noexcept {}
+  Ref(const Ref& other) noexcept : ptr_(other.ptr_) { retain(); }
+  Ref(Ref&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
+  template <class U>
+    requires std::derived_from<U, T>
+  Ref(const Ref<U>& other) noexcept : ptr_(other.get()) {
+    retain();
+  }
+  template <class U>
+    requires std::derived_from<U, T>
+  Ref(Ref<U>&& other) noexcept : ptr_(other.release()) {}
+  ~Ref() { reset(); }
+
+  Ref& operator=(const Ref& other) noexcept {
+    Ref(other).swap(*this);
+    return *this;
+  }
+  Ref& operator=(Ref&& other) noexcept {
+    Ref(std::move(other)).swap(*this);
+    return *this;
+  }
+
+  /// Takes ownership of a freshly created object (count 0).
+  static Ref adopt_new(const T* object) noexcept {
+    Ref result;
+    result.ptr_ = object;
+    result.retain();
+    return result;
+  }
+  /// Wraps an object that is already owned elsewhere (adds a reference).
+  static Ref borrow(const T* object) noexcept { return adopt_new(object); }
+
+  const T* get() const noexcept { return ptr_; }
+  const T* operator->() const noexcept { return ptr_; }
+  const T& operator*() const noexcept { return *ptr_; }
+  bool defined() const noexcept { return ptr_ != nullptr; }
+  explicit operator bool() const noexcept { return ptr_ != nullptr; }
+
+  /// Identity: both hold the same object (or both are null).
+  template <class U>
+  bool same_as(const Ref<U>& other) const noexcept {
+    return static_cast<const Object*>(ptr_) == static_cast<const Object*>(other.get());
+  }
+
+  /// Whether the object is non-null and of node type U (a node or a Ref type).
+  template <class U>
+  bool is() const noexcept {
+    return ptr_ != nullptr && instance_of<node_of_t<U>>(*ptr_);
+  }
+  /// The object as a `const U*` when it is a U, else nullptr.
+  template <class U>
+  const node_of_t<U>* as() const noexcept {
+    return is<U>() ? static_cast<const node_of_t<U>*>(static_cast<const Object*>(ptr_)) : nullptr;
+  }
+
+  /// Releases ownership without decrementing (for conversions).
+  const T* release() noexcept { return std::exchange(ptr_, nullptr); }
+  void reset() noexcept {
+    // Checked here rather than on the class so that a node may hold a Ref to its own type.
+    static_assert(ir_node<T>, "ctir: Ref<T> needs a node type T declared with CTIR_NODE or "
+                              "CTIR_ABSTRACT_NODE inside the class");
+    if (ptr_ != nullptr && detail::object_access::dec_ref(ptr_)) {
+      detail::destroy_object(const_cast<Object*>(static_cast<const Object*>(ptr_)));
+    }
+    ptr_ = nullptr;
+  }
+  void swap(Ref& other) noexcept { std::swap(ptr_, other.ptr_); }
+
+  friend bool operator==(const Ref& ref, std::nullptr_t) noexcept { return ref.ptr_ == nullptr; }
+  /// Identity comparison, so Refs work as keys of ordinary containers.
+  template <class U>
+  friend bool operator==(const Ref& a, const Ref<U>& b) noexcept {
+    return a.same_as(b);
+  }
+
+private:
+  void retain() const noexcept {
+    if (ptr_ != nullptr) {
+      detail::object_access::inc_ref(ptr_);
+    }
+  }
+  const T* ptr_ = nullptr;
+};
+
+/// A Ref to any node.
+using ObjectRef = Ref<Object>;
+
+/// The Ref<T> to `object` if it is a T, else null.
+template <class To, class From>
+Ref<node_of_t<To>> try_downcast(const Ref<From>& ref) noexcept {
+  return ref.template is<To>() ? Ref<node_of_t<To>>::borrow(ref.template as<To>())
+                               : Ref<node_of_t<To>>();
+}
+
+/// The Ref<T> to `object`; throws bad_node_cast naming both types if it is not a T.
+/// A null input gives a null output.
+template <class To, class From>
+Ref<node_of_t<To>> downcast(const Ref<From>& ref) {
+  using Target = node_of_t<To>;
+  if (!ref.defined()) {
+    return {};
+  }
+  if (!ref.template is<Target>()) {
+    throw bad_node_cast("ctir: cannot downcast a " + std::string(ref->dynamic_type_key()) +
+                        " to " + std::string(Target::type_key));
+  }
+  return Ref<Target>::borrow(ref.template as<Target>());
+}
+
+/// A Ref to a node reached through a plain pointer (adds a reference).
+template <ir_node T>
+Ref<T> ref_of(const T* object) noexcept {
+  return Ref<T>::borrow(object);
+}
+
+} // namespace ctir
+
+/// Refs hash by identity, like their operator==.
+template <class T>
+struct std::hash<ctir::Ref<T>> {
+  std::size_t operator()(const ctir::Ref<T>& ref) const noexcept {
+    return std::hash<const void*>{}(static_cast<const void*>(ref.get()));
+  }
+};

@@ -1,0 +1,129 @@
+// The runtime descriptor of a node type: identity, ancestry and its field table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ctir {
+
+class Object;
+template <class T>
+class Ref;
+using ObjectRef = Ref<Object>;
+
+/// How a field takes part in variable definitions (seed 003's definition regions).
+enum class DefRegionKind : std::uint8_t {
+  none,        ///< a use site
+  def_simple,  ///< defines exactly the variable stored in the field
+  def_pattern, ///< defines every variable in the field's subtree, its types included
+};
+
+/// The name of a definition-region kind as users write it ("NONE", "DEF_SIMPLE", ...).
+constexpr std::string_view to_string(DefRegionKind kind) noexcept {
+  switch (kind) {
+  case DefRegionKind::none:
+    return "NONE";
+  case DefRegionKind::def_simple:
+    return "DEF_SIMPLE";
+  case DefRegionKind::def_pattern:
+    return "DEF_PATTERN";
+  }
+  return "?";
+}
+
+/// What a field holds, as far as the structural utilities care.
+enum class FieldKind : std::uint8_t {
+  node,       ///< a Ref<T> to a node (may be null)
+  node_array, ///< a sequence of Ref<T>
+  value,      ///< a plain value compared, hashed and printed through value_traits
+};
+
+/// Per-field flags.
+namespace field_flags {
+/// Compared, hashed, visited and printed by no utility (spans, caches, name hints).
+inline constexpr std::uint32_t ignore = 1U << 0;
+/// Printed by format_tree only when it differs from a value-initialized value.
+inline constexpr std::uint32_t elide_default = 1U << 1;
+} // namespace field_flags
+
+/// The type-erased description of one field: what the runtime layer walks.
+///
+/// Accessors take the FieldInfo itself so that one function can serve many
+/// fields (a node type registered at run time stores its fields in slots).
+struct FieldInfo {
+  std::string_view name;
+  FieldKind kind = FieldKind::value;
+  DefRegionKind def_kind = DefRegionKind::none;
+  std::uint32_t flags = 0;
+  std::uint32_t slot = 0;
+  /// For node and node_array fields: the type index of the declared element node type.
+  std::uint32_t element_type_index = 0;
+
+  // kind == node
+  const Object* (*get)(const Object&, const FieldInfo&) = nullptr;
+  void (*set)(Object&, const FieldInfo&, ObjectRef) = nullptr;
+  // kind == node_array
+  std::size_t (*size)(const Object&, const FieldInfo&) = nullptr;
+  const Object* (*at)(const Object&, const FieldInfo&, std::size_t) = nullptr;
+  void (*set_at)(Object&, const FieldInfo&, std::size_t, ObjectRef) = nullptr;
+  // kind == value
+  bool (*equal)(const Object&, const Object&, const FieldInfo&) = nullptr;
+  std::uint64_t (*hash)(const Object&, const FieldInfo&) = nullptr;
+  void (*print)(const Object&, const FieldInfo&, std::string&) = nullptr;
+  bool (*is_default)(const Object&, const FieldInfo&) = nullptr;
+
+  constexpr bool ignored() const noexcept { return (flags & field_flags::ignore) != 0; }
+};
+
+/// Identity, ancestry and hooks of a node type, static or registered at run time.
+struct TypeInfo {
+  std::uint32_t index = 0;
+  std::string_view key;
+  const TypeInfo* parent = nullptr;
+  /// Number of ancestors; ancestors[depth] == index.
+  std::uint32_t depth = 0;
+  const std::uint32_t* ancestors = nullptr;
+  bool is_abstract = false;
+  /// Whether this type's objects are variables (defined at def sites, paired by equality).
+  bool is_variable = false;
+  /// All fields, inherited ones first, in declaration order.
+  std::span<const FieldInfo> fields;
+  void (*destroy)(Object*) noexcept = nullptr;
+  /// A copy with reference count 0, used to rebuild a node with changed fields.
+  Object* (*clone)(const Object&) = nullptr;
+  /// For variables: the name hint.
+  std::string_view (*variable_name)(const Object&) = nullptr;
+  /// Optional one-line rendering used instead of the generic one (PrimType prints "int32").
+  void (*repr)(const Object&, std::string&) = nullptr;
+
+  /// Whether objects of this type are also of the type with index `other_index` at
+  /// depth `other_depth` (every type is derived from itself).
+  constexpr bool derives_from(std::uint32_t other_index, std::uint32_t other_depth) const noexcept {
+    return depth >= other_depth && ancestors[other_depth] == other_index;
+  }
+  bool derives_from(const TypeInfo& other) const noexcept {
+    return derives_from(other.index, other.depth);
+  }
+};
+
+namespace detail {
+/// FNV-1a, 32 bits: the type index of a type key.
+constexpr std::uint32_t fnv1a32(std::string_view text) noexcept {
+  std::uint32_t hash = 2166136261U;
+  for (char c : text) {
+    hash ^= static_cast<std::uint8_t>(c);
+    hash *= 16777619U;
+  }
+  return hash;
+}
+} // namespace detail
+
+/// The type index of a type key: stable across builds and processes.
+constexpr std::uint32_t type_index_of_key(std::string_view key) noexcept {
+  return detail::fnv1a32(key);
+}
+
+} // namespace ctir

@@ -1,0 +1,179 @@
+// Conveniences for writing IR in C++: arithmetic operators, literals, call helpers.
+#pragma once
+
+#include <ctir/ir/graph/expr.hpp>
+#include <ctir/ir/tensor/expr.hpp>
+#include <ctir/ir/tensor/stmt.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ctir {
+
+/// The scalar dtype of a tensor-level expression (tensor-typed variables give their
+/// element dtype).
+inline DataType dtype_of(const PrimExpr& expr) {
+  if (const auto* imm = expr.as<IntImmNode>()) {
+    return imm->dtype;
+  }
+  if (const auto* imm = expr.as<FloatImmNode>()) {
+    return imm->dtype;
+  }
+  if (const auto* var = expr.as<VarNode>()) {
+    if (const auto* prim = var->ty.as<PrimTypeNode>()) {
+      return prim->dtype;
+    }
+    if (const auto* tensor = var->ty.as<TensorTypeNode>()) {
+      return tensor->dtype;
+    }
+    return DataType::int32();
+  }
+  if (const auto* load = expr.as<TensorLoadNode>()) {
+    return dtype_of(load->source);
+  }
+  if (const auto* cast = expr.as<CastNode>()) {
+    return cast->dtype;
+  }
+  if (expr.is<EQNode>() || expr.is<NENode>() || expr.is<LTNode>() || expr.is<LENode>() ||
+      expr.is<GTNode>() || expr.is<GENode>() || expr.is<AndNode>() || expr.is<OrNode>() ||
+      expr.is<NotNode>()) {
+    return DataType::boolean();
+  }
+  if (const auto* neg = expr.as<NegNode>()) {
+    return dtype_of(neg->a);
+  }
+  if (const auto* select = expr.as<SelectNode>()) {
+    return dtype_of(select->true_value);
+  }
+  // The arithmetic binary nodes: the dtype of their left operand.
+  const Object& object = *expr;
+  for (const FieldInfo& field : object.type_info().fields) {
+    if (field.name == "a" && field.kind == FieldKind::node) {
+      return dtype_of(Ref<PrimExprNode>::borrow(static_cast<const PrimExprNode*>(field.get(object, field))));
+    }
+  }
+  return DataType::int32();
+}
+
+/// A literal of the given dtype: IntImm for integers and bool, FloatImm for floats.
+inline PrimExpr make_const(DataType dtype, double value) {
+  if (dtype.is_float()) {
+    return Ref<FloatImmNode>::make(value, dtype);
+  }
+  return Ref<IntImmNode>::make(static_cast<std::int64_t>(value), dtype);
+}
+
+/// Integer literals are int32, `1.0f` is float32 and `1.0` float64, as in the text format.
+inline PrimExpr to_prim_expr(int value) { return Ref<IntImmNode>::make(value); }
+inline PrimExpr to_prim_expr(std::int64_t value) {
+  return Ref<IntImmNode>::make(value, DataType::int64());
+}
+inline PrimExpr to_prim_expr(float value) { return Ref<FloatImmNode>::make(value); }
+inline PrimExpr to_prim_expr(double value) {
+  return Ref<FloatImmNode>::make(value, DataType::float64());
+}
+inline PrimExpr to_prim_expr(PrimExpr value) { return value; }
+
+/// What the arithmetic operators accept on either side.
+template <class T>
+concept prim_expr_operand =
+    std::is_convertible_v<T, PrimExpr> || std::is_same_v<std::remove_cvref_t<T>, int> ||
+    std::is_same_v<std::remove_cvref_t<T>, std::int64_t> ||
+    std::is_same_v<std::remove_cvref_t<T>, float> || std::is_same_v<std::remove_cvref_t<T>, double>;
+
+namespace detail {
+template <class A, class B>
+concept one_is_prim_expr =
+    prim_expr_operand<A> && prim_expr_operand<B> &&
+    (std::is_convertible_v<A, PrimExpr> || std::is_convertible_v<B, PrimExpr>);
+
+template <class T>
+PrimExpr operand(T&& value) {
+  if constexpr (std::is_convertible_v<T, PrimExpr>) {
+    return PrimExpr(std::forward<T>(value));
+  } else {
+    return to_prim_expr(value);
+  }
+}
+} // namespace detail
+
+template <class A, class B>
+  requires detail::one_is_prim_expr<A, B>
+PrimExpr operator+(A&& a, B&& b) {
+  return Ref<AddNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+}
+template <class A, class B>
+  requires detail::one_is_prim_expr<A, B>
+PrimExpr operator-(A&& a, B&& b) {
+  return Ref<SubNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+}
+template <class A, class B>
+  requires detail::one_is_prim_expr<A, B>
+PrimExpr operator*(A&& a, B&& b) {
+  return Ref<MulNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+}
+template <class A, class B>
+  requires detail::one_is_prim_expr<A, B>
+PrimExpr operator/(A&& a, B&& b) {
+  return Ref<DivNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+}
+template <class A, class B>
+  requires detail::one_is_prim_expr<A, B>
+PrimExpr operator%(A&& a, B&& b) {
+  return Ref<ModNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+}
+template <class A>
+  requires std::is_convertible_v<A, PrimExpr>
+PrimExpr operator-(A&& a) {
+  return Ref<NegNode>::make(PrimExpr(std::forward<A>(a)));
+}
+
+// Comparisons are named functions: on Refs, == and < keep their identity meaning.
+#define CTIR_DETAIL_NAMED_BINARY(name, Node)                                                      \
+  template <class A, class B>                                                                     \
+    requires detail::one_is_prim_expr<A, B>                                                       \
+  PrimExpr name(A&& a, B&& b) {                                                                   \
+    return Ref<Node>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));  \
+  }
+CTIR_DETAIL_NAMED_BINARY(eq, EQNode)
+CTIR_DETAIL_NAMED_BINARY(ne, NENode)
+CTIR_DETAIL_NAMED_BINARY(lt, LTNode)
+CTIR_DETAIL_NAMED_BINARY(le, LENode)
+CTIR_DETAIL_NAMED_BINARY(gt, GTNode)
+CTIR_DETAIL_NAMED_BINARY(ge, GENode)
+CTIR_DETAIL_NAMED_BINARY(min, MinNode)
+CTIR_DETAIL_NAMED_BINARY(max, MaxNode)
+CTIR_DETAIL_NAMED_BINARY(logical_and, AndNode)
+CTIR_DETAIL_NAMED_BINARY(logical_or, OrNode)
+#undef CTIR_DETAIL_NAMED_BINARY
+
+inline PrimExpr logical_not(PrimExpr a) { return Ref<NotNode>::make(std::move(a)); }
+inline PrimExpr select(PrimExpr c, PrimExpr t, PrimExpr f) {
+  return Ref<SelectNode>::make(std::move(c), std::move(t), std::move(f));
+}
+inline PrimExpr cast(DataType dtype, PrimExpr value) {
+  return Ref<CastNode>::make(dtype, std::move(value));
+}
+
+/// `A[i, j]` as a load.
+inline PrimExpr load(Var source, std::vector<PrimExpr> indices) {
+  return Ref<TensorLoadNode>::make(std::move(source), std::move(indices));
+}
+
+/// A call of the operator named `op`: `call("add", {x, y})`.
+inline Call call(std::string op, std::vector<Expr> args, Attrs attrs = {}) {
+  return Ref<CallNode>::make(Ref<OpNode>::make(std::move(op)), std::move(args), std::move(attrs));
+}
+
+/// A tensor type with constant dimensions: `tensor_type({2, 3}, DataType::float32())`.
+inline TensorType tensor_type(std::vector<std::int64_t> shape, DataType dtype) {
+  std::vector<PrimExpr> dims;
+  dims.reserve(shape.size());
+  for (std::int64_t d : shape) {
+    dims.push_back(Ref<IntImmNode>::make(d));
+  }
+  return Ref<TensorTypeNode>::make(std::move(dims), dtype);
+}
+
+} // namespace ctir

@@ -1,0 +1,50 @@
+// The roots of the expression hierarchy, shared by graph-level and tensor-level IR.
+#pragma once
+
+#include <ctir/core/ref.hpp>
+#include <ctir/hooks/hooks.hpp>
+#include <ctir/ir/attrs.hpp>
+#include <ctir/ir/span.hpp>
+
+#include <string>
+
+namespace ctir {
+
+/// The root of all expressions, graph-level and tensor-level alike.
+struct ExprNode : Object {
+  CTIR_ABSTRACT_NODE(ExprNode, Object, "ir.Expr");
+  /// Where the expression was parsed from; ignored by every structural utility.
+  Span span;
+  CTIR_FIELDS(CTIR_FIELD(span).ignore());
+};
+using Expr = Ref<ExprNode>;
+
+/// Scalar expressions of tensor-level IR (and the scalar literals of graph-level IR).
+struct PrimExprNode : ExprNode {
+  CTIR_ABSTRACT_NODE(PrimExprNode, ExprNode, "ir.PrimExpr");
+};
+using PrimExpr = Ref<PrimExprNode>;
+
+/// The root of statements (tensor-level IR).
+struct StmtNode : Object {
+  CTIR_ABSTRACT_NODE(StmtNode, Object, "ir.Stmt");
+  Span span;
+  CTIR_FIELDS(CTIR_FIELD(span).ignore());
+};
+using Stmt = Ref<StmtNode>;
+
+/// The root of the functions an IRModule holds: graph-level Function, tensor-level PrimFunc.
+struct BaseFuncNode : ExprNode {
+  CTIR_ABSTRACT_NODE(BaseFuncNode, ExprNode, "ir.BaseFunc");
+  /// A name hint (the module's GlobalVar is the real name); ignored structurally.
+  std::string name;
+  /// Function attributes such as SkipOptimization.
+  Attrs attrs;
+  CTIR_FIELDS(CTIR_FIELD(name).ignore(), CTIR_FIELD(attrs).elide_default());
+
+  /// Whether the attribute SkipOptimization is true.
+  bool skip_optimization() const { return attrs.get<bool>("SkipOptimization").value_or(false); }
+};
+using BaseFunc = Ref<BaseFuncNode>;
+
+} // namespace ctir

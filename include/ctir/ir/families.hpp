@@ -1,0 +1,47 @@
+// The families of the IR's abstract node types, for statically dispatched traversals.
+#pragma once
+
+#include <ctir/hooks/family.hpp>
+#include <ctir/ir/graph/expr.hpp>
+#include <ctir/ir/module.hpp>
+#include <ctir/ir/tensor/expr.hpp>
+#include <ctir/ir/tensor/prim_func.hpp>
+#include <ctir/ir/tensor/stmt.hpp>
+#include <ctir/ir/type.hpp>
+#include <ctir/ir/var.hpp>
+
+CTIR_FAMILY(ctir::PrimExprNode, ctir::VarNode, ctir::IntImmNode, ctir::FloatImmNode,
+            ctir::AddNode, ctir::SubNode, ctir::MulNode, ctir::DivNode, ctir::ModNode,
+            ctir::MinNode, ctir::MaxNode, ctir::EQNode, ctir::NENode, ctir::LTNode, ctir::LENode,
+            ctir::GTNode, ctir::GENode, ctir::AndNode, ctir::OrNode, ctir::NotNode, ctir::NegNode,
+            ctir::SelectNode, ctir::CastNode, ctir::TensorLoadNode);
+
+CTIR_FAMILY(ctir::StmtNode, ctir::SeqStmtNode, ctir::ForNode, ctir::TensorStoreNode,
+            ctir::BindNode, ctir::IfThenElseNode, ctir::AllocateNode);
+
+CTIR_FAMILY(ctir::BaseFuncNode, ctir::FunctionNode, ctir::PrimFuncNode);
+
+CTIR_FAMILY(ctir::ExprNode, ctir::family_t<ctir::PrimExprNode>, ctir::GlobalVarNode,
+            ctir::OpNode, ctir::ConstantNode, ctir::CallNode, ctir::TupleNode,
+            ctir::TupleGetItemNode, ctir::LetNode, ctir::IfNode, ctir::CallDpsNode,
+            ctir::family_t<ctir::BaseFuncNode>);
+
+namespace ctir {
+/// Every concrete node type of the IR, in one list (tests run laws over all of them).
+using ir_node_types = flat_list_t<family_t<TypeNode>, family_t<ExprNode>, family_t<StmtNode>,
+                                  IRModuleNode>;
+} // namespace ctir
+
+CTIR_FAMILY(ctir::Object, ctir::ir_node_types);
+
+namespace ctir {
+namespace detail {
+template <class... Ts>
+bool register_types(type_list<Ts...>) {
+  (TypeRegistry::global().add(&type_info_v<Ts>), ...);
+  return true;
+}
+/// Every IR type is registered before main, so the runtime layer finds them by key.
+inline const bool ir_types_registered = register_types(ir_node_types{});
+} // namespace detail
+} // namespace ctir

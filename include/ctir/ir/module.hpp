@@ -1,0 +1,200 @@
+// IRModule: graph-level and tensor-level functions together, by global name, in order.
+#pragma once
+
+#include <ctir/core/error.hpp>
+#include <ctir/hooks/type_table.hpp>
+#include <ctir/ir/expr_base.hpp>
+#include <ctir/ir/var.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ctir {
+
+/// The node behind an IRModule: parallel arrays of global names and functions.
+struct IRModuleNode final : Object {
+  CTIR_NODE(IRModuleNode, Object, "ir.IRModule");
+  std::vector<GlobalVar> globals;
+  std::vector<BaseFunc> functions;
+  /// name -> position; derived from `globals`, so no utility looks at it.
+  std::unordered_map<std::string, std::size_t> index;
+  CTIR_FIELDS(CTIR_FIELD(globals), CTIR_FIELD(functions), CTIR_FIELD(index).ignore());
+};
+
+/// An ordered map from GlobalVar to function (graph-level Function or tensor-level
+/// PrimFunc) with value semantics: copies are cheap and share the node until one of
+/// them is modified (copy on write), so a pass that changes nothing returns the very
+/// same module object.
+class IRModule {
+public:
+  /// An empty module.
+  IRModule() : node_(make_object<IRModuleNode>()) {}
+  /// Wraps an existing module node.
+  explicit IRModule(Ref<IRModuleNode> node) : node_(std::move(node)) {
+    if (!node_.defined()) {
+      node_ = make_object<IRModuleNode>();
+    }
+  }
+  /// A module with the given functions, named by their name hints.
+  IRModule(std::initializer_list<BaseFunc> functions) : IRModule() {
+    for (const BaseFunc& function : functions) {
+      add(function->name, function);
+    }
+  }
+
+  /// Adds `function` under a new global `name`; throws if the name is taken.
+  GlobalVar add(std::string_view name, BaseFunc function) {
+    GlobalVar global = Ref<GlobalVarNode>::make(std::string(name));
+    add(global, std::move(function));
+    return global;
+  }
+  /// Adds `function` under `global`; throws if its name is taken.
+  void add(const GlobalVar& global, BaseFunc function) {
+    check_function(global->name, function);
+    if (contains(global->name)) {
+      throw Error("ctir: IRModule already has a function named '@" + global->name + "'");
+    }
+    IRModuleNode& node = mutable_node();
+    node.index.emplace(global->name, node.globals.size());
+    node.globals.push_back(global);
+    node.functions.push_back(std::move(function));
+  }
+  /// Replaces the function named `name`, or adds it if there is none.
+  void update(std::string_view name, BaseFunc function) {
+    check_function(name, function);
+    auto position = position_of(name);
+    if (!position) {
+      add(name, std::move(function));
+      return;
+    }
+    if (node_->functions[*position].same_as(function)) {
+      return;
+    }
+    mutable_node().functions[*position] = std::move(function);
+  }
+  /// Adds or replaces every function of `other`.
+  void update(const IRModule& other) {
+    for (std::size_t i = 0; i < other.size(); ++i) {
+      update(other.node_->globals[i]->name, other.node_->functions[i]);
+    }
+  }
+  /// Removes the function named `name`; throws if there is none.
+  void remove(std::string_view name) {
+    auto position = position_of(name);
+    if (!position) {
+      throw Error("ctir: IRModule has no function named '@" + std::string(name) + "'");
+    }
+    IRModuleNode& node = mutable_node();
+    node.globals.erase(node.globals.begin() + static_cast<std::ptrdiff_t>(*position));
+    node.functions.erase(node.functions.begin() + static_cast<std::ptrdiff_t>(*position));
+    rebuild_index(node);
+  }
+
+  bool contains(std::string_view name) const { return position_of(name).has_value(); }
+  /// The function named `name`, or null.
+  BaseFunc find(std::string_view name) const {
+    auto position = position_of(name);
+    return position ? node_->functions[*position] : BaseFunc();
+  }
+  /// The function named `name`; throws, listing the names there are, if it is missing.
+  BaseFunc lookup(std::string_view name) const {
+    if (BaseFunc function = find(name)) {
+      return function;
+    }
+    std::string known;
+    for (const GlobalVar& global : node_->globals) {
+      known += known.empty() ? "@" : ", @";
+      known += global->name;
+    }
+    throw Error("ctir: IRModule has no function named '@" + std::string(name) + "'" +
+                (known.empty() ? std::string(" (the module is empty)") : " (it has " + known + ")"));
+  }
+  /// The GlobalVar named `name`, or null.
+  GlobalVar global_var(std::string_view name) const {
+    auto position = position_of(name);
+    return position ? node_->globals[*position] : GlobalVar();
+  }
+  /// Functions of a given kind (FunctionNode, PrimFuncNode), in module order, with their names.
+  template <class FuncNode>
+  std::vector<std::pair<GlobalVar, Ref<FuncNode>>> functions_of() const {
+    std::vector<std::pair<GlobalVar, Ref<FuncNode>>> result;
+    for (std::size_t i = 0; i < size(); ++i) {
+      if (const auto* f = node_->functions[i].template as<FuncNode>()) {
+        result.emplace_back(node_->globals[i], ref_of(f));
+      }
+    }
+    return result;
+  }
+
+  std::size_t size() const noexcept { return node_->globals.size(); }
+  bool empty() const noexcept { return size() == 0; }
+  const GlobalVar& global_at(std::size_t i) const { return node_->globals.at(i); }
+  const BaseFunc& function_at(std::size_t i) const { return node_->functions.at(i); }
+
+  /// Iterates (GlobalVar, function) pairs in order.
+  class iterator {
+  public:
+    using value_type = std::pair<const GlobalVar&, const BaseFunc&>;
+    iterator(const IRModuleNode* node, std::size_t i) : node_(node), i_(i) {}
+    value_type operator*() const { return {node_->globals[i_], node_->functions[i_]}; }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const iterator& other) const { return i_ == other.i_; }
+
+  private:
+    const IRModuleNode* node_;
+    std::size_t i_;
+  };
+  iterator begin() const { return {node_.get(), 0}; }
+  iterator end() const { return {node_.get(), size()}; }
+
+  /// The module node (for structural utilities and identity checks).
+  const Ref<IRModuleNode>& node() const noexcept { return node_; }
+  const IRModuleNode* operator->() const noexcept { return node_.get(); }
+  /// Whether both share the same module node.
+  bool same_as(const IRModule& other) const noexcept { return node_.same_as(other.node_); }
+
+private:
+  static void check_function(std::string_view name, const BaseFunc& function) {
+    if (!function.defined()) {
+      throw Error("ctir: cannot put a null function into an IRModule (as '@" + std::string(name) +
+                  "')");
+    }
+    if (name.empty()) {
+      throw Error("ctir: a function in an IRModule needs a name");
+    }
+  }
+  std::optional<std::size_t> position_of(std::string_view name) const {
+    auto it = node_->index.find(std::string(name));
+    if (it == node_->index.end()) {
+      return std::nullopt;
+    }
+    return it->second;
+  }
+  static void rebuild_index(IRModuleNode& node) {
+    node.index.clear();
+    for (std::size_t i = 0; i < node.globals.size(); ++i) {
+      node.index.emplace(node.globals[i]->name, i);
+    }
+  }
+  /// The node, unshared first if another IRModule (or Ref) holds it too.
+  IRModuleNode& mutable_node() {
+    if (node_->use_count() != 1) {
+      Owned<IRModuleNode> copy = clone_object(*node_);
+      node_ = std::move(copy);
+    }
+    // Sole owner: writing through it cannot be observed by anyone else.
+    return const_cast<IRModuleNode&>(*node_);
+  }
+
+  Ref<IRModuleNode> node_;
+};
+
+} // namespace ctir

@@ -1,0 +1,2 @@
+#pragma once
+// ctir umbrella header (type-erased runtime layer).
