@@ -72,6 +72,11 @@ public:
   template <class U>
     requires std::derived_from<U, T>
   Ref(Ref<U>&& other) noexcept : ptr_(other.release()) {}
+  /// A literal converts when the node type says how (`PrimExpr x = 1;` makes an IntImm).
+  template <class L>
+    requires(std::is_arithmetic_v<L> &&
+             requires(L literal) { detail::ref_methods_of<T>::type::from_literal(literal); })
+  Ref(L literal) : Ref(detail::ref_methods_of<T>::type::from_literal(literal)) {}
   ~Ref() { reset(); }
 
   Ref& operator=(const Ref& other) noexcept {

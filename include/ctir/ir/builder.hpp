@@ -64,37 +64,25 @@ inline PrimExpr make_const(DataType dtype, double value) {
   return Ref<IntImmNode>::make(static_cast<std::int64_t>(value), dtype);
 }
 
-/// Integer literals are int32, `1.0f` is float32 and `1.0` float64, as in the text format.
-inline PrimExpr to_prim_expr(int value) { return Ref<IntImmNode>::make(value); }
-inline PrimExpr to_prim_expr(std::int64_t value) {
-  return Ref<IntImmNode>::make(value, DataType::int64());
-}
-inline PrimExpr to_prim_expr(float value) { return Ref<FloatImmNode>::make(value); }
-inline PrimExpr to_prim_expr(double value) {
-  return Ref<FloatImmNode>::make(value, DataType::float64());
-}
-inline PrimExpr to_prim_expr(PrimExpr value) { return value; }
-
-/// What the arithmetic operators accept on either side.
+/// A Ref to a tensor-level expression (Var, IntImm, Add, ...).
 template <class T>
-concept prim_expr_operand =
-    std::is_convertible_v<T, PrimExpr> || std::is_same_v<std::remove_cvref_t<T>, int> ||
-    std::is_same_v<std::remove_cvref_t<T>, std::int64_t> ||
-    std::is_same_v<std::remove_cvref_t<T>, float> || std::is_same_v<std::remove_cvref_t<T>, double>;
+concept prim_expr_ref = requires { typename std::remove_cvref_t<T>::node_type; } &&
+                        std::derived_from<typename std::remove_cvref_t<T>::node_type, PrimExprNode>;
+
+/// What the arithmetic operators accept on either side: expressions and C++ literals
+/// (`1` int32, `1.0f` float32, `1.0` float64).
+template <class T>
+concept prim_expr_operand = prim_expr_ref<T> || std::is_arithmetic_v<std::remove_cvref_t<T>>;
 
 namespace detail {
+/// At least one side must be an expression: `i + 1` builds IR, `1 + 1` stays C++.
 template <class A, class B>
 concept one_is_prim_expr =
-    prim_expr_operand<A> && prim_expr_operand<B> &&
-    (std::is_convertible_v<A, PrimExpr> || std::is_convertible_v<B, PrimExpr>);
+    prim_expr_operand<A> && prim_expr_operand<B> && (prim_expr_ref<A> || prim_expr_ref<B>);
 
 template <class T>
 PrimExpr operand(T&& value) {
-  if constexpr (std::is_convertible_v<T, PrimExpr>) {
-    return PrimExpr(std::forward<T>(value));
-  } else {
-    return to_prim_expr(value);
-  }
+  return PrimExpr(std::forward<T>(value));
 }
 } // namespace detail
 
@@ -123,8 +111,7 @@ template <class A, class B>
 PrimExpr operator%(A&& a, B&& b) {
   return Ref<ModNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
 }
-template <class A>
-  requires std::is_convertible_v<A, PrimExpr>
+template <prim_expr_ref A>
 PrimExpr operator-(A&& a) {
   return Ref<NegNode>::make(PrimExpr(std::forward<A>(a)));
 }

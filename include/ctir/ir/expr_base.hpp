@@ -22,6 +22,17 @@ using Expr = Ref<ExprNode>;
 /// Scalar expressions of tensor-level IR (and the scalar literals of graph-level IR).
 struct PrimExprNode : ExprNode {
   CTIR_ABSTRACT_NODE(PrimExprNode, ExprNode, "ir.PrimExpr");
+
+  /// C++ literals convert to PrimExpr: `1` is an int32 IntImm, `1.0f` a float32 FloatImm,
+  /// `1.0` a float64 FloatImm, `true` a bool IntImm (defined in ir/tensor/expr.hpp).
+  struct ref_methods {
+    static Ref<PrimExprNode> from_literal(int value);
+    static Ref<PrimExprNode> from_literal(long value);
+    static Ref<PrimExprNode> from_literal(long long value);
+    static Ref<PrimExprNode> from_literal(float value);
+    static Ref<PrimExprNode> from_literal(double value);
+    static Ref<PrimExprNode> from_literal(bool value);
+  };
 };
 using PrimExpr = Ref<PrimExprNode>;
 

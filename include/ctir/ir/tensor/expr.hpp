@@ -50,6 +50,25 @@ struct FloatImmNode final : PrimExprNode {
 };
 using FloatImm = Ref<FloatImmNode>;
 
+inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(int value) {
+  return IntImm::make(value);
+}
+inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(long value) {
+  return IntImm::make(value, DataType::int64());
+}
+inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(long long value) {
+  return IntImm::make(value, DataType::int64());
+}
+inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(float value) {
+  return FloatImm::make(static_cast<double>(value));
+}
+inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(double value) {
+  return FloatImm::make(value, DataType::float64());
+}
+inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(bool value) {
+  return IntImm::make(value ? 1 : 0, DataType::boolean());
+}
+
 /// The binary operators, one node type each.
 enum class BinaryOp : std::uint8_t {
   add, sub, mul, div, mod, min, max, eq, ne, lt, le, gt, ge, logical_and, logical_or
