@@ -1,0 +1,44 @@
+// Tests of include/ctir/hooks/family.hpp: families and static dispatch.
+#include <ctir/hooks/family.hpp>
+#include <ctir/hooks/runtime_type.hpp>
+#include <ctir/ir/ir.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+static_assert(ctir::list_contains_v<ctir::ForNode, ctir::family_t<ctir::StmtNode>>);
+static_assert(!ctir::list_contains_v<ctir::ForNode, ctir::family_t<ctir::PrimExprNode>>);
+static_assert(ctir::list_contains_v<ctir::AddNode, ctir::family_t<ctir::ExprNode>>,
+              "nested families are flattened");
+static_assert(std::is_same_v<ctir::family_t<ctir::VarNode>, ctir::type_list<ctir::VarNode>>,
+              "a concrete type is its own family");
+static_assert(ctir::family_t<ctir::StmtNode>::size == 6);
+
+TEST_CASE("dispatch calls the callback with the concrete static type") {
+  ctir::Stmt stmt = ctir::SeqStmt::make({});
+  std::string seen;
+  ctir::dispatch<ctir::StmtNode>(
+      *stmt,
+      [&](const auto& node) {
+        using T = std::remove_cvref_t<decltype(node)>;
+        seen = std::string(T::type_key);
+        if constexpr (std::is_same_v<T, ctir::SeqStmtNode>) {
+          CHECK(node.seq.empty());
+        }
+      },
+      [&](const ctir::Object&) { seen = "fallback"; });
+  CHECK(seen == "ir.SeqStmt");
+}
+
+TEST_CASE("dispatch sends types outside the family to the fallback") {
+  const ctir::TypeInfo& plugin =
+      ctir::register_dynamic_type<ctir::StmtNode>("family_test.Plugin", {});
+  ctir::Stmt stmt = ctir::make_dynamic<ctir::StmtNode>(plugin);
+  std::string seen;
+  ctir::dispatch<ctir::StmtNode>(
+      *stmt, [&](const auto&) { seen = "static"; },
+      [&](const ctir::Object& node) { seen = std::string(node.dynamic_type_key()); });
+  CHECK(seen == "family_test.Plugin");
+  CHECK(stmt.is<ctir::StmtNode>());
+}
