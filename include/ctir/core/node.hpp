@@ -20,12 +20,12 @@
 /// Declares an abstract node type (a family root such as PrimExprNode) inside its class body.
 #define CTIR_ABSTRACT_NODE(Self, Base, Key) CTIR_DETAIL_NODE(Self, Base, Key, true)
 
-#define CTIR_DETAIL_NODE(Self, Base, Key, Abstract)                                               \
-  using self_type = Self;                                                                         \
-  using base_type = Base;                                                                         \
-  static constexpr ::std::string_view type_key = Key;                                             \
-  static constexpr ::std::uint32_t type_index = ::ctir::type_index_of_key(Key);                   \
-  static constexpr ::std::uint32_t type_depth = Base::type_depth + 1;                             \
+#define CTIR_DETAIL_NODE(Self, Base, Key, Abstract)                                                \
+  using self_type = Self;                                                                          \
+  using base_type = Base;                                                                          \
+  static constexpr ::std::string_view type_key = Key;                                              \
+  static constexpr ::std::uint32_t type_index = ::ctir::type_index_of_key(Key);                    \
+  static constexpr ::std::uint32_t type_depth = Base::type_depth + 1;                              \
   static constexpr bool is_abstract_type = Abstract
 
 namespace ctir {

@@ -24,7 +24,7 @@ struct ref_methods_of {
   using type = no_ref_methods;
 };
 template <class T>
-  requires requires { typename T::ref_methods; }
+requires requires { typename T::ref_methods; }
 struct ref_methods_of<T> {
   using type = typename T::ref_methods;
 };
@@ -65,18 +65,17 @@ public:
   Ref(const Ref& other) noexcept : ptr_(other.ptr_) { retain(); }
   Ref(Ref&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
   template <class U>
-    requires std::derived_from<U, T>
-  Ref(const Ref<U>& other) noexcept : ptr_(other.get()) {
-    retain();
-  }
+  requires std::derived_from<U, T> Ref(const Ref<U>& other)
+  noexcept : ptr_(other.get()) { retain(); }
   template <class U>
-    requires std::derived_from<U, T>
-  Ref(Ref<U>&& other) noexcept : ptr_(other.release()) {}
+  requires std::derived_from<U, T> Ref(Ref<U>&& other)
+  noexcept : ptr_(other.release()) {}
   /// A literal converts when the node type says how (`PrimExpr x = 1;` makes an IntImm).
   template <class L>
-    requires(std::is_arithmetic_v<L> &&
-             requires(L literal) { detail::ref_methods_of<T>::type::from_literal(literal); })
-  Ref(L literal) : Ref(detail::ref_methods_of<T>::type::from_literal(literal)) {}
+  requires(std::is_arithmetic_v<L>&& requires(L literal) {
+    detail::ref_methods_of<T>::type::from_literal(literal);
+  }) Ref(L literal)
+      : Ref(detail::ref_methods_of<T>::type::from_literal(literal)) {}
   ~Ref() { reset(); }
 
   Ref& operator=(const Ref& other) noexcept {
@@ -169,8 +168,8 @@ Ref<node_of_t<To>> downcast(const Ref<From>& ref) {
     return {};
   }
   if (!ref.template is<Target>()) {
-    throw bad_node_cast("ctir: cannot downcast a " + std::string(ref->dynamic_type_key()) +
-                        " to " + std::string(Target::type_key));
+    throw bad_node_cast("ctir: cannot downcast a " + std::string(ref->dynamic_type_key()) + " to " +
+                        std::string(Target::type_key));
   }
   return Ref<Target>::borrow(ref.template as<Target>());
 }

@@ -62,9 +62,8 @@ public:
     std::unique_lock lock(mutex_);
     auto parent_it = by_key_.find(spec.parent_key);
     if (parent_it == by_key_.end()) {
-      throw type_registration_error("ctir: cannot register type '" + spec.key +
-                                    "': its parent '" + spec.parent_key +
-                                    "' is not a registered type");
+      throw type_registration_error("ctir: cannot register type '" + spec.key + "': its parent '" +
+                                    spec.parent_key + "' is not a registered type");
     }
     const TypeInfo* parent = parent_it->second;
     auto& owned = runtime_types_.emplace_back();

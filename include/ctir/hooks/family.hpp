@@ -25,13 +25,13 @@ using family_t = typename family_traits<T>::type;
 
 /// Declares the family of an abstract node type, at global scope. Elements may be
 /// concrete types or whole families (`ctir::family_t<PrimExprNode>`).
-#define CTIR_FAMILY(Root, ...)                                                                    \
-  template <>                                                                                     \
-  struct ctir::family_traits<Root> {                                                              \
-    using type = ::ctir::flat_list_t<__VA_ARGS__>;                                                \
-    static_assert(::ctir::detail::valid_family<Root>(type{}),                                     \
-                  "ctir: CTIR_FAMILY(" #Root ", ...) lists a type that is abstract or does not "  \
-                  "derive from " #Root);                                                          \
+#define CTIR_FAMILY(Root, ...)                                                                     \
+  template <>                                                                                      \
+  struct ctir::family_traits<Root> {                                                               \
+    using type = ::ctir::flat_list_t<__VA_ARGS__>;                                                 \
+    static_assert(::ctir::detail::valid_family<Root>(type{}),                                      \
+                  "ctir: CTIR_FAMILY(" #Root ", ...) lists a type that is abstract or does not "   \
+                  "derive from " #Root);                                                           \
   }
 
 namespace detail {

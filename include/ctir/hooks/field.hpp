@@ -46,10 +46,10 @@ struct member_accessor {
 
 /// What a value of type V is as a field: a node, a sequence of nodes or a plain value.
 template <class V>
-inline constexpr FieldKind field_kind_of_v = detail::is_ref<V>::value ? FieldKind::node
-                                             : detail::is_ref_vector<V>::value
-                                                 ? FieldKind::node_array
-                                                 : FieldKind::value;
+inline constexpr FieldKind field_kind_of_v =
+    detail::is_ref<V>::value          ? FieldKind::node
+    : detail::is_ref_vector<V>::value ? FieldKind::node_array
+                                      : FieldKind::value;
 
 /// The node type of a node or node-array field value type.
 template <class V>

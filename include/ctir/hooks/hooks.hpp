@@ -39,9 +39,9 @@ constexpr field_list<Fields...> make_field_list(Fields... fields) noexcept {
 ///                 CTIR_FIELD(body));
 ///
 /// Inherited fields come first automatically; list only this class's own members.
-#define CTIR_FIELDS(...)                                                                          \
-  using ctir_fields_owner = self_type;                                                            \
-  static constexpr auto ctir_fields() noexcept { return ::ctir::make_field_list(__VA_ARGS__); }   \
+#define CTIR_FIELDS(...)                                                                           \
+  using ctir_fields_owner = self_type;                                                             \
+  static constexpr auto ctir_fields() noexcept { return ::ctir::make_field_list(__VA_ARGS__); }    \
   static_assert(true)
 
 namespace detail {
@@ -90,7 +90,8 @@ constexpr auto hana_fields() noexcept {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return make_field_list(field_desc<hana_member_accessor<S, I>>{boost::hana::to<char const*>(
         boost::hana::first(boost::hana::at_c<I>(boost::hana::accessors<S>())))}...);
-  }(std::make_index_sequence<count>{});
+  }
+  (std::make_index_sequence<count>{});
 }
 
 template <class... A, class... B>

@@ -220,10 +220,8 @@ public:
 
   /// Publishes the node: from now on it is immutable.
   template <class U>
-    requires std::derived_from<T, U>
-  operator Ref<U>() && noexcept {
-    return Ref<U>::adopt_new(std::exchange(ptr_, nullptr));
-  }
+  requires std::derived_from<T, U>
+  operator Ref<U>() && noexcept { return Ref<U>::adopt_new(std::exchange(ptr_, nullptr)); }
   Ref<T> publish() && noexcept { return Ref<T>::adopt_new(std::exchange(ptr_, nullptr)); }
 
   void swap(Owned& other) noexcept { std::swap(ptr_, other.ptr_); }
@@ -252,8 +250,7 @@ inline Owned<Object> clone_object(const Object& object) {
 
 /// A mutable copy of a node whose static type is known.
 template <class T>
-  requires concrete_node<T>
-Owned<T> clone_object(const T& object) {
+requires concrete_node<T> Owned<T> clone_object(const T& object) {
   if (object.dynamic_type_index() != T::type_index) {
     return Owned<T>(static_cast<T*>(object.type_info().clone(object)));
   }

@@ -78,8 +78,7 @@ struct value_traits<bool> {
 };
 
 template <std::integral V>
-  requires(!std::is_same_v<V, bool> && !std::is_same_v<V, char>)
-struct value_traits<V> {
+requires(!std::is_same_v<V, bool> && !std::is_same_v<V, char>) struct value_traits<V> {
   static constexpr bool equal(V a, V b) noexcept { return a == b; }
   static constexpr std::uint64_t hash(V a) noexcept {
     return hash_combine(0x51ED27, static_cast<std::uint64_t>(a));
@@ -130,7 +129,7 @@ struct value_traits<std::string> {
 };
 
 template <class E>
-  requires std::is_enum_v<E>
+requires std::is_enum_v<E>
 struct value_traits<E> {
   using underlying = std::underlying_type_t<E>;
   static constexpr bool equal(E a, E b) noexcept { return a == b; }
@@ -193,8 +192,8 @@ struct value_traits<std::optional<V>> {
 
 /// A Boost.Hana Struct that is not a node is a value, compared member by member.
 template <class S>
-  requires(boost::hana::Struct<S>::value && !std::is_enum_v<S> && !std::is_arithmetic_v<S>)
-struct value_traits<S> {
+requires(boost::hana::Struct<S>::value && !std::is_enum_v<S> &&
+         !std::is_arithmetic_v<S>) struct value_traits<S> {
   static bool equal(const S& a, const S& b) {
     bool same = true;
     for_each_member([&](auto accessor) {
@@ -233,9 +232,8 @@ private:
   static void for_each_member(F&& f) {
     constexpr auto accessors = boost::hana::accessors<S>();
     constexpr std::size_t count = decltype(boost::hana::size(accessors))::value;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (f(boost::hana::at_c<I>(accessors)), ...);
-    }(std::make_index_sequence<count>{});
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (f(boost::hana::at_c<I>(accessors)), ...); }
+    (std::make_index_sequence<count>{});
   }
 };
 

@@ -50,7 +50,8 @@ inline DataType dtype_of(const PrimExpr& expr) {
   const Object& object = *expr;
   for (const FieldInfo& field : object.type_info().fields) {
     if (field.name == "a" && field.kind == FieldKind::node) {
-      return dtype_of(Ref<PrimExprNode>::borrow(static_cast<const PrimExprNode*>(field.get(object, field))));
+      return dtype_of(
+          Ref<PrimExprNode>::borrow(static_cast<const PrimExprNode*>(field.get(object, field))));
     }
   }
   return DataType::int32();
@@ -66,8 +67,10 @@ inline PrimExpr make_const(DataType dtype, double value) {
 
 /// A Ref to a tensor-level expression (Var, IntImm, Add, ...).
 template <class T>
-concept prim_expr_ref = requires { typename std::remove_cvref_t<T>::node_type; } &&
-                        std::derived_from<typename std::remove_cvref_t<T>::node_type, PrimExprNode>;
+concept prim_expr_ref = requires {
+  typename std::remove_cvref_t<T>::node_type;
+}
+&&std::derived_from<typename std::remove_cvref_t<T>::node_type, PrimExprNode>;
 
 /// What the arithmetic operators accept on either side: expressions and C++ literals
 /// (`1` int32, `1.0f` float32, `1.0` float64).
@@ -77,8 +80,8 @@ concept prim_expr_operand = prim_expr_ref<T> || std::is_arithmetic_v<std::remove
 namespace detail {
 /// At least one side must be an expression: `i + 1` builds IR, `1 + 1` stays C++.
 template <class A, class B>
-concept one_is_prim_expr =
-    prim_expr_operand<A> && prim_expr_operand<B> && (prim_expr_ref<A> || prim_expr_ref<B>);
+concept one_is_prim_expr = prim_expr_operand<A> && prim_expr_operand<B> &&
+    (prim_expr_ref<A> || prim_expr_ref<B>);
 
 template <class T>
 PrimExpr operand(T&& value) {
@@ -87,29 +90,29 @@ PrimExpr operand(T&& value) {
 } // namespace detail
 
 template <class A, class B>
-  requires detail::one_is_prim_expr<A, B>
-PrimExpr operator+(A&& a, B&& b) {
-  return Ref<AddNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+requires detail::one_is_prim_expr<A, B> PrimExpr operator+(A&& a, B&& b) {
+  return Ref<AddNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <class A, class B>
-  requires detail::one_is_prim_expr<A, B>
-PrimExpr operator-(A&& a, B&& b) {
-  return Ref<SubNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+requires detail::one_is_prim_expr<A, B> PrimExpr operator-(A&& a, B&& b) {
+  return Ref<SubNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <class A, class B>
-  requires detail::one_is_prim_expr<A, B>
-PrimExpr operator*(A&& a, B&& b) {
-  return Ref<MulNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+requires detail::one_is_prim_expr<A, B> PrimExpr operator*(A&& a, B&& b) {
+  return Ref<MulNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <class A, class B>
-  requires detail::one_is_prim_expr<A, B>
-PrimExpr operator/(A&& a, B&& b) {
-  return Ref<DivNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+requires detail::one_is_prim_expr<A, B> PrimExpr operator/(A&& a, B&& b) {
+  return Ref<DivNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <class A, class B>
-  requires detail::one_is_prim_expr<A, B>
-PrimExpr operator%(A&& a, B&& b) {
-  return Ref<ModNode>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));
+requires detail::one_is_prim_expr<A, B> PrimExpr operator%(A&& a, B&& b) {
+  return Ref<ModNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <prim_expr_ref A>
 PrimExpr operator-(A&& a) {
@@ -117,11 +120,11 @@ PrimExpr operator-(A&& a) {
 }
 
 // Comparisons are named functions: on Refs, == and < keep their identity meaning.
-#define CTIR_DETAIL_NAMED_BINARY(name, Node)                                                      \
-  template <class A, class B>                                                                     \
-    requires detail::one_is_prim_expr<A, B>                                                       \
-  PrimExpr name(A&& a, B&& b) {                                                                   \
-    return Ref<Node>::make(detail::operand(std::forward<A>(a)), detail::operand(std::forward<B>(b)));  \
+#define CTIR_DETAIL_NAMED_BINARY(name, Node)                                                       \
+  template <class A, class B>                                                                      \
+  requires detail::one_is_prim_expr<A, B> PrimExpr name(A&& a, B&& b) {                            \
+    return Ref<Node>::make(detail::operand(std::forward<A>(a)),                                    \
+                           detail::operand(std::forward<B>(b)));                                   \
   }
 CTIR_DETAIL_NAMED_BINARY(eq, EQNode)
 CTIR_DETAIL_NAMED_BINARY(ne, NENode)

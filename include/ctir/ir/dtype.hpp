@@ -52,8 +52,8 @@ struct DataType {
 
   /// Parses one of the dtype names of the text format.
   static std::optional<DataType> from_string(std::string_view name) {
-    for (DataType t : {int8(), int16(), int32(), int64(), uint8(), float16(), float32(),
-                       float64(), boolean()}) {
+    for (DataType t :
+         {int8(), int16(), int32(), int64(), uint8(), float16(), float32(), float64(), boolean()}) {
       if (t.str() == name) {
         return t;
       }

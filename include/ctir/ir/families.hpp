@@ -10,26 +10,25 @@
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
 
-CTIR_FAMILY(ctir::PrimExprNode, ctir::VarNode, ctir::IntImmNode, ctir::FloatImmNode,
-            ctir::AddNode, ctir::SubNode, ctir::MulNode, ctir::DivNode, ctir::ModNode,
-            ctir::MinNode, ctir::MaxNode, ctir::EQNode, ctir::NENode, ctir::LTNode, ctir::LENode,
-            ctir::GTNode, ctir::GENode, ctir::AndNode, ctir::OrNode, ctir::NotNode, ctir::NegNode,
+CTIR_FAMILY(ctir::PrimExprNode, ctir::VarNode, ctir::IntImmNode, ctir::FloatImmNode, ctir::AddNode,
+            ctir::SubNode, ctir::MulNode, ctir::DivNode, ctir::ModNode, ctir::MinNode,
+            ctir::MaxNode, ctir::EQNode, ctir::NENode, ctir::LTNode, ctir::LENode, ctir::GTNode,
+            ctir::GENode, ctir::AndNode, ctir::OrNode, ctir::NotNode, ctir::NegNode,
             ctir::SelectNode, ctir::CastNode, ctir::TensorLoadNode);
 
-CTIR_FAMILY(ctir::StmtNode, ctir::SeqStmtNode, ctir::ForNode, ctir::TensorStoreNode,
-            ctir::BindNode, ctir::IfThenElseNode, ctir::AllocateNode);
+CTIR_FAMILY(ctir::StmtNode, ctir::SeqStmtNode, ctir::ForNode, ctir::TensorStoreNode, ctir::BindNode,
+            ctir::IfThenElseNode, ctir::AllocateNode);
 
 CTIR_FAMILY(ctir::BaseFuncNode, ctir::FunctionNode, ctir::PrimFuncNode);
 
-CTIR_FAMILY(ctir::ExprNode, ctir::family_t<ctir::PrimExprNode>, ctir::GlobalVarNode,
-            ctir::OpNode, ctir::ConstantNode, ctir::CallNode, ctir::TupleNode,
-            ctir::TupleGetItemNode, ctir::LetNode, ctir::IfNode, ctir::CallDpsNode,
-            ctir::family_t<ctir::BaseFuncNode>);
+CTIR_FAMILY(ctir::ExprNode, ctir::family_t<ctir::PrimExprNode>, ctir::GlobalVarNode, ctir::OpNode,
+            ctir::ConstantNode, ctir::CallNode, ctir::TupleNode, ctir::TupleGetItemNode,
+            ctir::LetNode, ctir::IfNode, ctir::CallDpsNode, ctir::family_t<ctir::BaseFuncNode>);
 
 namespace ctir {
 /// Every concrete node type of the IR, in one list (tests run laws over all of them).
-using ir_node_types = flat_list_t<family_t<TypeNode>, family_t<ExprNode>, family_t<StmtNode>,
-                                  IRModuleNode>;
+using ir_node_types =
+    flat_list_t<family_t<TypeNode>, family_t<ExprNode>, family_t<StmtNode>, IRModuleNode>;
 } // namespace ctir
 
 CTIR_FAMILY(ctir::Object, ctir::ir_node_types);

@@ -7,9 +7,9 @@
 #include <ctir/ir/var.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -111,8 +111,9 @@ public:
       known += known.empty() ? "@" : ", @";
       known += global->name;
     }
-    throw Error("ctir: IRModule has no function named '@" + std::string(name) + "'" +
-                (known.empty() ? std::string(" (the module is empty)") : " (it has " + known + ")"));
+    throw Error(
+        "ctir: IRModule has no function named '@" + std::string(name) + "'" +
+        (known.empty() ? std::string(" (the module is empty)") : " (it has " + known + ")"));
   }
   /// The GlobalVar named `name`, or null.
   GlobalVar global_var(std::string_view name) const {

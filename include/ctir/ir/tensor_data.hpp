@@ -37,7 +37,9 @@ public:
     return result;
   }
   /// A rank-0 tensor.
-  static TensorData scalar(DataType dtype, double value) { return from_doubles(dtype, {}, {value}); }
+  static TensorData scalar(DataType dtype, double value) {
+    return from_doubles(dtype, {}, {value});
+  }
 
   DataType dtype() const noexcept { return dtype_; }
   const std::vector<std::int64_t>& shape() const noexcept { return shape_; }
@@ -135,9 +137,8 @@ public:
       const double x = a.get(i);
       const double y = b.get(i);
       const bool both_nan = std::isnan(x) && std::isnan(y);
-      if (!both_nan &&
-          std::memcmp(a.bytes_.data() + i * a.element_size(), b.bytes_.data() + i * b.element_size(),
-                      a.element_size()) != 0) {
+      if (!both_nan && std::memcmp(a.bytes_.data() + i * a.element_size(),
+                                   b.bytes_.data() + i * b.element_size(), a.element_size()) != 0) {
         return false;
       }
     }
@@ -196,7 +197,8 @@ private:
     } else if (exponent == 31) {
       magnitude = mantissa == 0 ? INFINITY : NAN;
     } else {
-      magnitude = std::ldexp(static_cast<float>(mantissa | 0x400U), static_cast<int>(exponent) - 25);
+      magnitude =
+          std::ldexp(static_cast<float>(mantissa | 0x400U), static_cast<int>(exponent) - 25);
     }
     return sign != 0 ? -magnitude : magnitude;
   }
@@ -216,7 +218,7 @@ private:
     }
     int exponent;
     const float fraction = std::frexp(magnitude, &exponent); // magnitude = fraction * 2^exponent
-    if (exponent < -13) {                                     // subnormal half
+    if (exponent < -13) {                                    // subnormal half
       const auto m = static_cast<std::uint16_t>(std::nearbyint(std::ldexp(magnitude, 24)));
       return static_cast<std::uint16_t>(sign | m);
     }

@@ -71,18 +71,32 @@ inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(bool value) {
 
 /// The binary operators, one node type each.
 enum class BinaryOp : std::uint8_t {
-  add, sub, mul, div, mod, min, max, eq, ne, lt, le, gt, ge, logical_and, logical_or
+  add,
+  sub,
+  mul,
+  div,
+  mod,
+  min,
+  max,
+  eq,
+  ne,
+  lt,
+  le,
+  gt,
+  ge,
+  logical_and,
+  logical_or
 };
 
 namespace detail {
 template <BinaryOp Op>
 struct binary_op_traits;
-#define CTIR_DETAIL_BINARY(op, key_name, sym, prec)                                               \
-  template <>                                                                                     \
-  struct binary_op_traits<BinaryOp::op> {                                                         \
-    static constexpr std::string_view key = "ir." key_name;                                       \
-    static constexpr std::string_view symbol = sym;                                               \
-    static constexpr int precedence = prec;                                                       \
+#define CTIR_DETAIL_BINARY(op, key_name, sym, prec)                                                \
+  template <>                                                                                      \
+  struct binary_op_traits<BinaryOp::op> {                                                          \
+    static constexpr std::string_view key = "ir." key_name;                                        \
+    static constexpr std::string_view symbol = sym;                                                \
+    static constexpr int precedence = prec;                                                        \
   }
 CTIR_DETAIL_BINARY(add, "Add", "+", 10);
 CTIR_DETAIL_BINARY(sub, "Sub", "-", 10);
@@ -111,9 +125,9 @@ struct BinaryNode final : PrimExprNode {
   static constexpr std::string_view symbol = detail::binary_op_traits<Op>::symbol;
   /// C-like precedence; 0 for operators printed as calls.
   static constexpr int precedence = detail::binary_op_traits<Op>::precedence;
-  static constexpr bool is_comparison =
-      Op == BinaryOp::eq || Op == BinaryOp::ne || Op == BinaryOp::lt || Op == BinaryOp::le ||
-      Op == BinaryOp::gt || Op == BinaryOp::ge;
+  static constexpr bool is_comparison = Op == BinaryOp::eq || Op == BinaryOp::ne ||
+                                        Op == BinaryOp::lt || Op == BinaryOp::le ||
+                                        Op == BinaryOp::gt || Op == BinaryOp::ge;
   static constexpr bool is_logical = Op == BinaryOp::logical_and || Op == BinaryOp::logical_or;
   PrimExpr a;
   PrimExpr b;
