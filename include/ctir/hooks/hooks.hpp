@@ -5,6 +5,7 @@
 #include <ctir/core/type_list.hpp>
 #include <ctir/hooks/field.hpp>
 
+#include <array>
 #include <boost/hana/accessors.hpp>
 #include <boost/hana/at.hpp>
 #include <boost/hana/concept/struct.hpp>
@@ -13,16 +14,16 @@
 #include <boost/hana/size.hpp>
 #include <boost/hana/string.hpp>
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
 namespace ctir {
 
-/// An ordered list of field descriptors.
+/// An ordered list of field descriptors: their types carry everything static, and
+/// their names are kept side by side (no std::tuple: it is slow to compile).
 template <class... Fields>
 struct field_list {
-  std::tuple<Fields...> items;
+  std::array<std::string_view, sizeof...(Fields)> names;
   static constexpr std::size_t size = sizeof...(Fields);
   using types = type_list<Fields...>;
 };
@@ -30,7 +31,7 @@ struct field_list {
 /// Builds a field list (what CTIR_FIELDS expands to).
 template <class... Fields>
 constexpr field_list<Fields...> make_field_list(Fields... fields) noexcept {
-  return {{fields...}};
+  return {{fields.name...}};
 }
 
 /// Declares the fields of the enclosing node type, in order:
@@ -96,7 +97,43 @@ constexpr auto hana_fields() noexcept {
 
 template <class... A, class... B>
 constexpr auto concat_fields(const field_list<A...>& a, const field_list<B...>& b) noexcept {
-  return field_list<A..., B...>{std::tuple_cat(a.items, b.items)};
+  field_list<A..., B...> result{};
+  std::size_t i = 0;
+  for (std::string_view name : a.names) {
+    result.names[i++] = name;
+  }
+  for (std::string_view name : b.names) {
+    result.names[i++] = name;
+  }
+  return result;
+}
+
+template <std::size_t I, class T>
+struct indexed {
+  using type = T;
+};
+template <class Sequence, class... Ts>
+struct indexer;
+template <std::size_t... Is, class... Ts>
+struct indexer<std::index_sequence<Is...>, Ts...> : indexed<Is, Ts>... {};
+template <std::size_t I, class T>
+indexed<I, T> select_indexed(const indexed<I, T>&);
+
+/// The I-th type of a pack, by overload resolution instead of recursion.
+template <std::size_t I, class... Ts>
+using pack_element_t =
+    typename decltype(select_indexed<I>(indexer<std::index_sequence_for<Ts...>, Ts...>{}))::type;
+
+template <std::size_t I, class... F>
+constexpr auto field_of(const field_list<F...>& list) noexcept {
+  using Field = pack_element_t<I, F...>;
+  return Field{list.names[I]};
+}
+
+template <class... F, class Fn>
+constexpr void for_each_in(const field_list<F...>& list, Fn& fn) {
+  std::size_t i = 0;
+  (fn(F{list.names[i++]}), ...);
 }
 
 } // namespace detail
@@ -124,7 +161,7 @@ constexpr auto all_fields() noexcept {
   }
 }
 
-/// The fields of T as a constant: `std::get<I>(fields_v<T>.items)`.
+/// The fields of T as a constant (use for_each_field / field_at_v to read them).
 template <ir_node T>
 inline constexpr auto fields_v = all_fields<T>();
 
@@ -134,25 +171,23 @@ inline constexpr std::size_t field_count_v = decltype(fields_v<T>)::size;
 
 /// The I-th field descriptor of T.
 template <ir_node T, std::size_t I>
-inline constexpr auto field_at_v = std::get<I>(fields_v<T>.items);
+inline constexpr auto field_at_v = detail::field_of<I>(fields_v<T>);
 
 /// The index of the field named `name` in T, or field_count_v<T> if there is none.
 template <ir_node T>
 constexpr std::size_t field_index(std::string_view name) noexcept {
-  std::size_t index = field_count_v<T>;
-  std::size_t i = 0;
-  std::apply(
-      [&](const auto&... field) {
-        ((field.name == name && index == field_count_v<T> ? (index = i, ++i) : ++i), ...);
-      },
-      fields_v<T>.items);
-  return index;
+  for (std::size_t i = 0; i < field_count_v<T>; ++i) {
+    if (fields_v<T>.names[i] == name) {
+      return i;
+    }
+  }
+  return field_count_v<T>;
 }
 
 /// Calls f(field) for every field descriptor of T in order (a fold; no recursion).
 template <ir_node T, class F>
 constexpr void for_each_field(F&& f) {
-  std::apply([&](const auto&... field) { (f(field), ...); }, fields_v<T>.items);
+  detail::for_each_in(fields_v<T>, f);
 }
 
 namespace detail {

@@ -147,12 +147,16 @@ void short_repr_of(const Object& object, std::string& out) {
 } // namespace detail
 
 /// The runtime field table of T, generated from the same declaration as the static one.
+namespace detail {
+template <class T, class... F>
+constexpr std::array<FieldInfo, sizeof...(F)> make_field_infos(const field_list<F...>& list) {
+  std::size_t i = 0;
+  return {make_field_info<T>(F{list.names[i++]})...};
+}
+} // namespace detail
+
 template <hooked_node T>
-inline constexpr auto field_infos_v = std::apply(
-    [](const auto&... field) {
-      return std::array<FieldInfo, sizeof...(field)>{detail::make_field_info<T>(field)...};
-    },
-    fields_v<T>.items);
+inline constexpr auto field_infos_v = detail::make_field_infos<T>(fields_v<T>);
 
 /// The descriptor of a static node type.
 template <hooked_node T>
