@@ -8,6 +8,7 @@
 #include <ctir/ir/families.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
+#include <ctir/ir/op_registry.hpp>
 #include <ctir/ir/span.hpp>
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>
