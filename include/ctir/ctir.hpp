@@ -4,3 +4,5 @@
 #include <ctir/core/core.hpp>
 #include <ctir/hooks/hooks_all.hpp>
 #include <ctir/ir/ir.hpp>
+#include <ctir/text/printer.hpp>
+#include <ctir/traverse/format_tree.hpp>
