@@ -1,6 +1,7 @@
 // Ref<T>: the null-able intrusive pointer through which every node is held.
 #pragma once
 
+#include <ctir/core/error.hpp>
 #include <ctir/core/node.hpp>
 
 #include <compare>
@@ -44,9 +45,9 @@ template <class T>
 using node_of_t = typename detail::node_of<std::remove_cvref_t<T>>::type;
 
 /// The error thrown by a failed checked downcast.
-class bad_node_cast : public std::logic_error {
+class bad_node_cast : public Error {
 public:
-  using std::logic_error::logic_error;
+  using Error::Error;
 };
 
 /// A shared, immutable handle to a node of type T (or a subclass), possibly null.
@@ -180,6 +181,14 @@ Ref<T> ref_of(const T* object) noexcept {
   return Ref<T>::borrow(object);
 }
 
+} // namespace ctir
+
+namespace ctir {
+inline NodeError::NodeError(const ObjectRef& node, const std::string& message)
+    : Error(message), node_(node.get()) {
+  retain();
+}
+inline ObjectRef NodeError::node() const noexcept { return ObjectRef::borrow(node_); }
 } // namespace ctir
 
 /// Refs hash by identity, like their operator==.

@@ -1,6 +1,7 @@
 // The process-wide table of node types: lookup by key or index, and registration at run time.
 #pragma once
 
+#include <ctir/core/error.hpp>
 #include <ctir/core/type_info.hpp>
 
 #include <algorithm>
@@ -17,9 +18,9 @@
 namespace ctir {
 
 /// The error thrown when a type key is registered twice or collides with another key.
-class type_registration_error : public std::runtime_error {
+class type_registration_error : public Error {
 public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Everything needed to describe a node type that is only known at run time.

@@ -55,7 +55,8 @@ public:
   auto begin() const noexcept { return entries_.begin(); }
   auto end() const noexcept { return entries_.end(); }
 
-  friend bool operator==(const Attrs& a, const Attrs& b) { return a.entries_ == b.entries_; }
+  /// Equal as value_traits<Attrs> says: floats bitwise, NaN equal to NaN.
+  friend bool operator==(const Attrs& a, const Attrs& b);
 
 private:
   std::vector<std::pair<std::string, AttrValue>>::iterator lower_bound(std::string_view key) {
@@ -135,5 +136,7 @@ struct value_traits<Attrs> {
     out += '}';
   }
 };
+
+inline bool operator==(const Attrs& a, const Attrs& b) { return value_traits<Attrs>::equal(a, b); }
 
 } // namespace ctir

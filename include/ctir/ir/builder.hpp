@@ -1,6 +1,7 @@
 // Conveniences for writing IR in C++: arithmetic operators, literals, call helpers.
 #pragma once
 
+#include <ctir/core/error.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/tensor/stmt.hpp>
@@ -12,55 +13,72 @@
 namespace ctir {
 
 /// The scalar dtype of a tensor-level expression (tensor-typed variables give their
-/// element dtype).
+/// element dtype). Follows left operands in a loop, so deep expressions are fine.
 inline DataType dtype_of(const PrimExpr& expr) {
-  if (const auto* imm = expr.as<IntImmNode>()) {
-    return imm->dtype;
+  if (!expr.defined()) {
+    throw Error("ctir: dtype_of a null expression");
   }
-  if (const auto* imm = expr.as<FloatImmNode>()) {
-    return imm->dtype;
-  }
-  if (const auto* var = expr.as<VarNode>()) {
-    if (const auto* prim = var->ty.as<PrimTypeNode>()) {
-      return prim->dtype;
+  const auto as = []<class T>(const PrimExprNode* n, std::type_identity<T>) -> const T* {
+    return instance_of<T>(*n) ? static_cast<const T*>(n) : nullptr;
+  };
+  const PrimExprNode* node = expr.get();
+  while (true) {
+    if (const auto* imm = as(node, std::type_identity<IntImmNode>{})) {
+      return imm->dtype;
     }
-    if (const auto* tensor = var->ty.as<TensorTypeNode>()) {
-      return tensor->dtype;
+    if (const auto* imm = as(node, std::type_identity<FloatImmNode>{})) {
+      return imm->dtype;
     }
-    return DataType::int32();
-  }
-  if (const auto* load = expr.as<TensorLoadNode>()) {
-    return dtype_of(load->source);
-  }
-  if (const auto* cast = expr.as<CastNode>()) {
-    return cast->dtype;
-  }
-  if (expr.is<EQNode>() || expr.is<NENode>() || expr.is<LTNode>() || expr.is<LENode>() ||
-      expr.is<GTNode>() || expr.is<GENode>() || expr.is<AndNode>() || expr.is<OrNode>() ||
-      expr.is<NotNode>()) {
-    return DataType::boolean();
-  }
-  if (const auto* neg = expr.as<NegNode>()) {
-    return dtype_of(neg->a);
-  }
-  if (const auto* select = expr.as<SelectNode>()) {
-    return dtype_of(select->true_value);
-  }
-  // The arithmetic binary nodes: the dtype of their left operand.
-  const Object& object = *expr;
-  for (const FieldInfo& field : object.type_info().fields) {
-    if (field.name == "a" && field.kind == FieldKind::node) {
-      return dtype_of(
-          Ref<PrimExprNode>::borrow(static_cast<const PrimExprNode*>(field.get(object, field))));
+    if (const auto* var = as(node, std::type_identity<VarNode>{})) {
+      if (const auto* prim = var->ty.as<PrimTypeNode>()) {
+        return prim->dtype;
+      }
+      if (const auto* tensor = var->ty.as<TensorTypeNode>()) {
+        return tensor->dtype;
+      }
+      return DataType::int32();
     }
+    if (const auto* cast = as(node, std::type_identity<CastNode>{})) {
+      return cast->dtype;
+    }
+    if (instance_of<EQNode>(*node) || instance_of<NENode>(*node) || instance_of<LTNode>(*node) ||
+        instance_of<LENode>(*node) || instance_of<GTNode>(*node) || instance_of<GENode>(*node) ||
+        instance_of<AndNode>(*node) || instance_of<OrNode>(*node) || instance_of<NotNode>(*node)) {
+      return DataType::boolean();
+    }
+    const PrimExprNode* next = nullptr;
+    if (const auto* load = as(node, std::type_identity<TensorLoadNode>{})) {
+      next = load->source.get();
+    } else if (const auto* neg = as(node, std::type_identity<NegNode>{})) {
+      next = neg->a.get();
+    } else if (const auto* select = as(node, std::type_identity<SelectNode>{})) {
+      next = select->true_value.get();
+    } else {
+      // The arithmetic binary nodes (and run-time types with an `a` field): the left operand.
+      for (const FieldInfo& field : node->type_info().fields) {
+        if (field.name == "a" && field.kind == FieldKind::node) {
+          next = static_cast<const PrimExprNode*>(field.get(*node, field));
+          break;
+        }
+      }
+    }
+    if (next == nullptr) {
+      return DataType::int32();
+    }
+    node = next;
   }
-  return DataType::int32();
 }
 
 /// A literal of the given dtype: IntImm for integers and bool, FloatImm for floats.
 inline PrimExpr make_const(DataType dtype, double value) {
   if (dtype.is_float()) {
     return Ref<FloatImmNode>::make(value, dtype);
+  }
+  if (dtype.is_bool()) {
+    return Ref<IntImmNode>::make(value != 0 ? 1 : 0, dtype);
+  }
+  if (!(value > -9.2233720368547758e18 && value < 9.2233720368547758e18)) {
+    throw Error("ctir: make_const: " + shortest_float(value) + " does not fit " + dtype.str());
   }
   return Ref<IntImmNode>::make(static_cast<std::int64_t>(value), dtype);
 }
@@ -75,7 +93,9 @@ concept prim_expr_ref = requires {
 /// What the arithmetic operators accept on either side: expressions and C++ literals
 /// (`1` int32, `1.0f` float32, `1.0` float64).
 template <class T>
-concept prim_expr_operand = prim_expr_ref<T> || std::is_arithmetic_v<std::remove_cvref_t<T>>;
+concept prim_expr_operand = prim_expr_ref<T> ||
+    (std::is_arithmetic_v<std::remove_cvref_t<T>>&&
+         std::is_constructible_v<PrimExpr, std::remove_cvref_t<T>>);
 
 namespace detail {
 /// At least one side must be an expression: `i + 1` builds IR, `1 + 1` stays C++.

@@ -7,6 +7,7 @@
 #include <ctir/ir/var.hpp>
 
 #include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,12 +39,15 @@ public:
   explicit IRModule(Ref<IRModuleNode> node) : node_(std::move(node)) {
     if (!node_.defined()) {
       node_ = make_object<IRModuleNode>();
+    } else if (node_->index.size() != node_->globals.size()) {
+      // A node built field by field (by a map, say) has no name index yet.
+      rebuild_index(mutable_node());
     }
   }
   /// A module with the given functions, named by their name hints.
   IRModule(std::initializer_list<BaseFunc> functions) : IRModule() {
     for (const BaseFunc& function : functions) {
-      add(function->name, function);
+      add(function.defined() ? function->name : std::string(), function);
     }
   }
 
@@ -55,6 +59,9 @@ public:
   }
   /// Adds `function` under `global`; throws if its name is taken.
   void add(const GlobalVar& global, BaseFunc function) {
+    if (!global.defined()) {
+      throw Error("ctir: IRModule::add needs a GlobalVar, not null");
+    }
     check_function(global->name, function);
     if (contains(global->name)) {
       throw Error("ctir: IRModule already has a function named '@" + global->name + "'");
@@ -134,24 +141,38 @@ public:
 
   std::size_t size() const noexcept { return node_->globals.size(); }
   bool empty() const noexcept { return size() == 0; }
-  const GlobalVar& global_at(std::size_t i) const { return node_->globals.at(i); }
-  const BaseFunc& function_at(std::size_t i) const { return node_->functions.at(i); }
+  const GlobalVar& global_at(std::size_t i) const {
+    check_position(i);
+    return node_->globals[i];
+  }
+  const BaseFunc& function_at(std::size_t i) const {
+    check_position(i);
+    return node_->functions[i];
+  }
 
   /// Iterates (GlobalVar, function) pairs in order.
   class iterator {
   public:
     using value_type = std::pair<const GlobalVar&, const BaseFunc&>;
+    using difference_type = std::ptrdiff_t;
+    using iterator_category = std::input_iterator_tag;
+    iterator() = default;
     iterator(const IRModuleNode* node, std::size_t i) : node_(node), i_(i) {}
     value_type operator*() const { return {node_->globals[i_], node_->functions[i_]}; }
     iterator& operator++() {
       ++i_;
       return *this;
     }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++i_;
+      return before;
+    }
     bool operator==(const iterator& other) const { return i_ == other.i_; }
 
   private:
-    const IRModuleNode* node_;
-    std::size_t i_;
+    const IRModuleNode* node_ = nullptr;
+    std::size_t i_ = 0;
   };
   iterator begin() const { return {node_.get(), 0}; }
   iterator end() const { return {node_.get(), size()}; }
@@ -163,6 +184,12 @@ public:
   bool same_as(const IRModule& other) const noexcept { return node_.same_as(other.node_); }
 
 private:
+  void check_position(std::size_t i) const {
+    if (i >= size()) {
+      throw Error("ctir: IRModule has " + std::to_string(size()) +
+                  " functions; there is no function at position " + std::to_string(i));
+    }
+  }
   static void check_function(std::string_view name, const BaseFunc& function) {
     if (!function.defined()) {
       throw Error("ctir: cannot put a null function into an IRModule (as '@" + std::string(name) +

@@ -1,6 +1,7 @@
 // Dense tensor values: the payload of graph-level constants.
 #pragma once
 
+#include <ctir/core/error.hpp>
 #include <ctir/hooks/value_traits.hpp>
 #include <ctir/ir/dtype.hpp>
 
@@ -19,17 +20,20 @@ namespace ctir {
 /// A dense, row-major tensor of one dtype, stored in that dtype's bytes.
 class TensorData {
 public:
-  TensorData() = default;
+  /// A float32 scalar zero.
+  TensorData() : TensorData(DataType::float32(), {}) {}
+  /// A zero-filled tensor; throws if a dimension is negative.
   TensorData(DataType dtype, std::vector<std::int64_t> shape)
-      : dtype_(dtype), shape_(std::move(shape)), bytes_(element_count() * element_size(), 0) {}
+      : dtype_(dtype), shape_(checked_shape(std::move(shape))),
+        bytes_(element_count() * element_size(), 0) {}
 
   /// A tensor of the given shape holding `values` converted to dtype.
   static TensorData from_doubles(DataType dtype, std::vector<std::int64_t> shape,
                                  const std::vector<double>& values) {
     TensorData result(dtype, std::move(shape));
     if (values.size() != result.size()) {
-      throw std::invalid_argument("ctir: tensor of " + std::to_string(result.size()) +
-                                  " elements given " + std::to_string(values.size()) + " values");
+      throw Error("ctir: a tensor of " + std::to_string(result.size()) + " elements was given " +
+                  std::to_string(values.size()) + " values");
     }
     for (std::size_t i = 0; i < values.size(); ++i) {
       result.set(i, values[i]);
@@ -93,6 +97,11 @@ public:
       return;
     case DataType::Code::int_:
     case DataType::Code::uint: {
+      // Beyond ±2^63 (or NaN) the conversion to an integer is undefined: refuse it.
+      if (!(value > -9.2233720368547758e18 && value < 9.2233720368547758e18)) {
+        throw Error("ctir: " + shortest_float(value) + " does not fit a " + dtype_.str() +
+                    " tensor element");
+      }
       const auto v = static_cast<std::int64_t>(value);
       std::memcpy(p, &v, element_size()); // little-endian: the low bytes
       return;
@@ -125,6 +134,11 @@ public:
 
   std::size_t element_size() const noexcept { return dtype_.is_bool() ? 1 : dtype_.bits / 8U; }
 
+  /// `value` rounded to the nearest float16, as a double.
+  static double round_to_half(double value) noexcept {
+    return static_cast<double>(half_to_float(float_to_half(static_cast<float>(value))));
+  }
+
   /// Elementwise equality; float elements compare bitwise except NaN == NaN.
   friend bool operator==(const TensorData& a, const TensorData& b) {
     if (a.dtype_ != b.dtype_ || a.shape_ != b.shape_) {
@@ -146,6 +160,15 @@ public:
   }
 
 private:
+  static std::vector<std::int64_t> checked_shape(std::vector<std::int64_t> shape) {
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] < 0) {
+        throw Error("ctir: tensor dimension " + std::to_string(i) + " is " +
+                    std::to_string(shape[i]) + "; dimensions must not be negative");
+      }
+    }
+    return shape;
+  }
   std::size_t element_count() const noexcept {
     std::size_t count = 1;
     for (std::int64_t d : shape_) {
@@ -213,7 +236,7 @@ private:
     if (magnitude >= 65520.0F) {
       return static_cast<std::uint16_t>(sign | 0x7C00U);
     }
-    if (magnitude < std::ldexp(1.0F, -24)) {
+    if (magnitude == 0.0F) {
       return sign;
     }
     int exponent;
@@ -255,12 +278,38 @@ struct value_traits<TensorData> {
 };
 
 namespace detail {
+/// The shortest decimal text that reads back as the same float16.
+inline std::string shortest_half(double value) {
+  if (std::isnan(value) || std::isinf(value)) {
+    return shortest_float(value);
+  }
+  const double target = TensorData::round_to_half(value);
+  char buffer[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    auto [end, error] =
+        std::to_chars(buffer, buffer + sizeof buffer, target, std::chars_format::general, precision);
+    (void)error;
+    std::string text(buffer, end);
+    double back = 0;
+    std::from_chars(text.data(), text.data() + text.size(), back);
+    if (TensorData::round_to_half(back) == target) {
+      return text;
+    }
+  }
+  return shortest_float(target);
+}
+
 inline void print_scalar_literal(DataType dtype, double value, std::int64_t int_value,
                                  std::string& out) {
   if (dtype.is_bool()) {
     out += value != 0 ? "true" : "false";
   } else if (dtype.is_float()) {
-    out += shortest_float(value);
+    // float32 and float16 values print the shortest text that reads back as a float.
+    if (dtype.bits == 16) {
+      out += shortest_half(value);
+    } else {
+      out += dtype.bits == 64 ? shortest_float(value) : shortest_float(static_cast<float>(value));
+    }
     out += dtype.bits == 32 ? "f" : dtype.bits == 64 ? "f64" : "f16";
   } else {
     out += std::to_string(int_value);
@@ -276,7 +325,8 @@ inline void value_traits<TensorData>::print(const TensorData& a, std::string& ou
   std::size_t flat = 0;
   std::function<void(std::size_t)> rec = [&](std::size_t dim) {
     if (dim == a.ndim()) {
-      detail::print_scalar_literal(a.dtype(), a.get(flat), a.get_int(flat), out);
+      const bool integral = a.dtype().is_integer() || a.dtype().is_bool();
+      detail::print_scalar_literal(a.dtype(), a.get(flat), integral ? a.get_int(flat) : 0, out);
       ++flat;
       return;
     }

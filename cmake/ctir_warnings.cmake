@@ -1,0 +1,59 @@
+# Warning and sanitizer flags for ctir's own targets (tests, benchmarks,
+# examples, tools). Never applied to the ctir INTERFACE target: users choose
+# their own flags.
+include_guard(GLOBAL)
+
+# ctir_set_warnings(<target>)
+#
+# Adds the house warning set, -Werror when CTIR_WARNINGS_AS_ERRORS is ON, and
+# the sanitizers named by CTIR_SANITIZE (compile and link) to <target>.
+function(ctir_set_warnings target)
+  if(MSVC)
+    target_compile_options(${target} PRIVATE /W4 /permissive-)
+    if(CTIR_WARNINGS_AS_ERRORS)
+      target_compile_options(${target} PRIVATE /WX)
+    endif()
+  else()
+    target_compile_options(${target} PRIVATE
+      -Wall -Wextra -Wpedantic
+      -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast
+      -Wnon-virtual-dtor -Woverloaded-virtual)
+    if(CTIR_WARNINGS_AS_ERRORS)
+      target_compile_options(${target} PRIVATE -Werror)
+    endif()
+  endif()
+  ctir_set_sanitizers(${target})
+endfunction()
+
+# ctir_set_sanitizers(<target>)
+#
+# Compiles and links <target> with -fsanitize=${CTIR_SANITIZE}; a no-op when
+# CTIR_SANITIZE is empty.
+function(ctir_set_sanitizers target)
+  if(NOT CTIR_SANITIZE)
+    return()
+  endif()
+  if(MSVC)
+    message(FATAL_ERROR "CTIR_SANITIZE is only supported with GCC and Clang")
+  endif()
+  set(flags "-fsanitize=${CTIR_SANITIZE}" -fno-omit-frame-pointer)
+  if(CTIR_SANITIZE MATCHES "undefined")
+    # Make every UBSan finding fatal, so that a test fails instead of printing.
+    list(APPEND flags -fno-sanitize-recover=all)
+  endif()
+  target_compile_options(${target} PRIVATE ${flags})
+  target_link_options(${target} PRIVATE ${flags})
+endfunction()
+
+# ctir_add_executable(<name> <source>...)
+#
+# An executable of ctir's own, linked to ctir::ctir, with the house warnings
+# and sanitizers.
+function(ctir_add_executable name)
+  if(NOT ARGN)
+    message(FATAL_ERROR "ctir_add_executable(${name}): no sources given")
+  endif()
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE ctir::ctir)
+  ctir_set_warnings(${name})
+endfunction()

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds ctir's examples and tools (Release, g++) in build/demo and runs them.
+set -euo pipefail
+
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+BUILD_DIR="$CTIR_ROOT/build/demo"
+
+# Runs every built example, quick_start first, then in name order.
+run_examples() {
+  local dir="$BUILD_DIR/examples"
+  local examples=()
+  if [[ -x "$dir/ctir_example_quick_start" ]]; then
+    examples+=("$dir/ctir_example_quick_start")
+  fi
+  local exe
+  for exe in "$dir"/ctir_example_*; do
+    [[ -f "$exe" && -x "$exe" ]] || continue
+    [[ "$(basename "$exe")" == ctir_example_quick_start ]] && continue
+    examples+=("$exe")
+  done
+
+  if [[ ${#examples[@]} -eq 0 ]]; then
+    echo "No examples were built (examples/ has no .cpp files yet)."
+    return 0
+  fi
+  for exe in "${examples[@]}"; do
+    echo
+    echo "=== $(basename "$exe") ==="
+    "$exe" || ctir_die "$(basename "$exe") failed with exit status $?"
+  done
+}
+
+# Hook for the command-line tool demo: runs scripts/demo_tools.sh when it
+# exists, with the build directory as its argument.
+run_tool_demo() {
+  local script="$CTIR_ROOT/scripts/demo_tools.sh"
+  if [[ -f "$script" ]]; then
+    echo
+    echo "=== tools ==="
+    bash "$script" "$BUILD_DIR"
+  fi
+}
+
+main() {
+  ensure_packages
+
+  echo "=== building ctir examples and tools in ${BUILD_DIR#"$CTIR_ROOT"/} ==="
+  ctir_configure "$BUILD_DIR" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_COMPILER=g++ \
+    -DCTIR_BUILD_TESTS=OFF \
+    -DCTIR_BUILD_BENCHMARKS=OFF \
+    -DCTIR_BUILD_EXAMPLES=ON \
+    -DCTIR_BUILD_TOOLS=ON \
+    -DCTIR_WARNINGS_AS_ERRORS=OFF \
+    -DCTIR_SANITIZE= \
+    || ctir_die "configuring ctir failed"
+  ctir_build "$BUILD_DIR" || ctir_die "building ctir failed"
+
+  run_examples
+  run_tool_demo
+}
+
+main "$@"

@@ -1,0 +1,65 @@
+# Builds and runs a consumer project of ctir, run by CTest as `cmake -P`:
+#
+#   cmake -DMODE=find_package|add_subdirectory -DCTIR_SOURCE_DIR=<ctir source>
+#         -DWORK_DIR=<scratch dir> -DCXX=<compiler> -DGENERATOR=<generator>
+#         [-DMAKE_PROGRAM=<ninja/make>] [-DBUILD_TYPE=<type>] -P run_consumer.cmake
+#
+# find_package:     configures ctir alone, `cmake --install`s it into
+#                   WORK_DIR/prefix, then builds test/consumer/find_package
+#                   against that prefix (and checks that it found that copy).
+# add_subdirectory: builds test/consumer/add_subdirectory, which pulls in
+#                   CTIR_SOURCE_DIR with add_subdirectory.
+# Either way the consumer's executable must run and exit with 0.
+cmake_minimum_required(VERSION 3.25)
+
+foreach(var MODE CTIR_SOURCE_DIR WORK_DIR CXX GENERATOR)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "run_consumer: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT BUILD_TYPE)
+  set(BUILD_TYPE Release)
+endif()
+
+set(common_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
+if(MAKE_PROGRAM)
+  list(APPEND common_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+endif()
+
+# run(<command>...): echo the command, run it, stop on failure.
+function(run)
+  execute_process(COMMAND ${ARGN} COMMAND_ECHO STDOUT COMMAND_ERROR_IS_FATAL ANY)
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(consumer_build "${WORK_DIR}/consumer-build")
+
+if(MODE STREQUAL "find_package")
+  set(prefix "${WORK_DIR}/prefix")
+  run("${CMAKE_COMMAND}" -S "${CTIR_SOURCE_DIR}" -B "${WORK_DIR}/ctir-build" ${common_args}
+      -DCTIR_BUILD_TESTS=OFF -DCTIR_BUILD_EXAMPLES=OFF -DCTIR_BUILD_BENCHMARKS=OFF
+      -DCTIR_BUILD_TOOLS=OFF -DCTIR_INSTALL=ON)
+  run("${CMAKE_COMMAND}" --install "${WORK_DIR}/ctir-build" --prefix "${prefix}")
+  run("${CMAKE_COMMAND}" -S "${CTIR_SOURCE_DIR}/test/consumer/find_package" -B "${consumer_build}"
+      ${common_args} "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+
+  # The consumer must have found the copy just installed, not another one.
+  file(STRINGS "${consumer_build}/CMakeCache.txt" ctir_dir_line REGEX "^ctir_DIR:")
+  string(REGEX REPLACE "^ctir_DIR:[A-Z]+=" "" ctir_dir "${ctir_dir_line}")
+  file(REAL_PATH "${prefix}" real_prefix)
+  file(REAL_PATH "${ctir_dir}" real_ctir_dir)
+  string(FIND "${real_ctir_dir}" "${real_prefix}/" at)
+  if(NOT at EQUAL 0)
+    message(FATAL_ERROR "run_consumer: find_package(ctir) found '${ctir_dir}', not the copy in '${prefix}'")
+  endif()
+elseif(MODE STREQUAL "add_subdirectory")
+  run("${CMAKE_COMMAND}" -S "${CTIR_SOURCE_DIR}/test/consumer/add_subdirectory" -B "${consumer_build}"
+      ${common_args} "-DCTIR_SOURCE_DIR=${CTIR_SOURCE_DIR}")
+else()
+  message(FATAL_ERROR "run_consumer: unknown MODE '${MODE}' (find_package or add_subdirectory)")
+endif()
+
+run("${CMAKE_COMMAND}" --build "${consumer_build}")
+run("${consumer_build}/ctir_consumer")
+message(STATUS "run_consumer: ${MODE} consumer built and ran")
