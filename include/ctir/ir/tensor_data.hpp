@@ -286,8 +286,8 @@ inline std::string shortest_half(double value) {
   const double target = TensorData::round_to_half(value);
   char buffer[64];
   for (int precision = 1; precision <= 17; ++precision) {
-    auto [end, error] =
-        std::to_chars(buffer, buffer + sizeof buffer, target, std::chars_format::general, precision);
+    auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, target,
+                                      std::chars_format::general, precision);
     (void)error;
     std::string text(buffer, end);
     double back = 0;
