@@ -1,0 +1,542 @@
+// Internals shared by structural equality and hashing: flat pointer maps, node classes, dispatch.
+#pragma once
+
+#include <ctir/core/node.hpp>
+#include <ctir/core/object.hpp>
+#include <ctir/core/ref.hpp>
+#include <ctir/core/type_info.hpp>
+#include <ctir/core/type_list.hpp>
+#include <ctir/hooks/family.hpp>
+#include <ctir/hooks/hooks.hpp>
+#include <ctir/hooks/type_table.hpp>
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ctir::detail::structural {
+
+/// Sentinel of an entry that is not an array element.
+inline constexpr std::uint32_t no_index = std::numeric_limits<std::uint32_t>::max();
+/// Sentinel field index of the root entry.
+inline constexpr std::uint16_t no_field = std::numeric_limits<std::uint16_t>::max();
+
+/// Flags of a pending entry (16 bits: a char-sized member would alias every store and
+/// keep compilers from holding the stack pointers in registers).
+namespace entry_flags {
+inline constexpr std::uint16_t pattern = 1;         ///< inside a def_pattern region
+inline constexpr std::uint16_t def_simple = 2;      ///< the field is a def_simple site
+inline constexpr std::uint16_t length_mismatch = 4; ///< (equality) arrays of different lengths
+} // namespace entry_flags
+
+/// The flags of the children of a field with def-region kind `kind`: a pattern region
+/// sticks for the whole subtree; a simple definition site is exactly the field.
+constexpr std::uint16_t child_flags(std::uint16_t parent, DefRegionKind kind) noexcept {
+  return static_cast<std::uint16_t>(
+      (parent & entry_flags::pattern) |
+      (kind == DefRegionKind::def_pattern ? entry_flags::pattern : 0U) |
+      (kind == DefRegionKind::def_simple ? entry_flags::def_simple : 0U));
+}
+
+/// Whether a variable at a position with these flags is being defined.
+constexpr bool is_definition(std::uint16_t flags) noexcept {
+  return (flags & (entry_flags::pattern | entry_flags::def_simple)) != 0;
+}
+
+/// The recursive drivers pass a position as one 32-bit word: the entry flags in the low
+/// two bits and the recursion depth above them (one argument register fewer per frame).
+constexpr unsigned position_flags_mask = entry_flags::pattern | entry_flags::def_simple;
+
+/// The position of the children of a field with def-region kind `kind`, one level deeper.
+constexpr unsigned child_position(unsigned position, DefRegionKind kind) noexcept {
+  return ((position & ~position_flags_mask) + (position_flags_mask + 1)) |
+         child_flags(static_cast<std::uint16_t>(position & position_flags_mask), kind);
+}
+
+/// The recursion depth of a position.
+constexpr unsigned position_depth(unsigned position) noexcept { return position >> 2U; }
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CTIR_DETAIL_STRUCTURAL_INLINE [[gnu::always_inline]] inline
+#else
+#define CTIR_DETAIL_STRUCTURAL_INLINE inline
+#endif
+
+// ---------------------------------------------------------------------------
+// Node classes
+// ---------------------------------------------------------------------------
+
+// Graph-level dataflow nodes compare as a DAG and tensor-level scalars as trees. The
+// distinction is part of the IR (ir/), which sits above this layer, so the two family
+// roots are named by their type keys; a type index is the hash of its key, so this needs
+// no include of ir/ and also covers node types registered at run time under ir.Expr.
+inline constexpr std::uint32_t expr_root_index = type_index_of_key("ir.Expr");
+inline constexpr std::uint32_t prim_expr_root_index = type_index_of_key("ir.PrimExpr");
+
+constexpr bool ancestors_contain(const std::uint32_t* ancestors, std::uint32_t depth,
+                                 std::uint32_t index) noexcept {
+  for (std::uint32_t i = 0; i <= depth; ++i) {
+    if (ancestors[i] == index) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether objects of this type are graph-level dataflow nodes (an ir.Expr that is not
+/// an ir.PrimExpr), whose sharing structural equality takes into account.
+inline bool is_graph_type(const TypeInfo& info) noexcept {
+  return ancestors_contain(info.ancestors, info.depth, expr_root_index) &&
+         !ancestors_contain(info.ancestors, info.depth, prim_expr_root_index);
+}
+
+/// The static counterpart of is_graph_type.
+template <class T>
+inline constexpr bool is_graph_type_v = ancestors_contain(ancestor_indices_v<T>.data(),
+                                                          T::type_depth, expr_root_index) &&
+                                        !ancestors_contain(ancestor_indices_v<T>.data(),
+                                                           T::type_depth, prim_expr_root_index);
+
+/// Whether T has fields that hold nodes (and so may have children).
+template <class T>
+inline constexpr bool has_node_fields_v = [] {
+  bool any = false;
+  for_each_field<T>([&](const auto& field) {
+    using F = std::remove_cvref_t<decltype(field)>;
+    any = any || (!F::ignored && F::kind != FieldKind::value);
+  });
+  return any;
+}();
+
+/// Whether a node has at least one child (a non-null node field or a non-empty array),
+/// through the static hooks.
+template <class T>
+bool has_children_static(const T& node) noexcept {
+  bool any = false;
+  for_each_field<T>([&](const auto& field) {
+    using F = std::remove_cvref_t<decltype(field)>;
+    if constexpr (F::ignored) {
+      return;
+    } else if constexpr (F::kind == FieldKind::node) {
+      any = any || F::get(node).defined();
+    } else if constexpr (F::kind == FieldKind::node_array) {
+      any = any || !F::get(node).empty();
+    }
+  });
+  return any;
+}
+
+/// Whether a node has at least one child, through its runtime field table.
+inline bool has_children_runtime(const Object& node) {
+  for (const FieldInfo& field : node.type_info().fields) {
+    if (field.ignored()) {
+      continue;
+    }
+    if (field.kind == FieldKind::node && field.get(node, field) != nullptr) {
+      return true;
+    }
+    if (field.kind == FieldKind::node_array && field.size(node, field) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Static dispatch
+// ---------------------------------------------------------------------------
+
+template <class T, class U>
+struct dependent_type {
+  using type = U;
+};
+
+/// The node types a static traversal from roots of static types Roots dispatches on
+/// at compile time: every type of the Object family (all IR node types, once
+/// ir/families.hpp is included) and the families of the roots. Duplicates are harmless:
+/// the first match wins. Other types go through their runtime field tables.
+template <class... Roots>
+using static_universe_t =
+    concat_t<family_t<typename dependent_type<type_list<Roots...>, Object>::type>,
+             family_t<Roots>...>;
+
+template <std::size_t I, class T>
+struct indexed_type {
+  using type = T;
+};
+template <class Sequence, class... Ts>
+struct type_indexer;
+template <std::size_t... Is, class... Ts>
+struct type_indexer<std::index_sequence<Is...>, Ts...> : indexed_type<Is, Ts>... {};
+template <std::size_t I, class T>
+indexed_type<I, T> select_indexed(indexed_type<I, T>);
+
+/// The I-th element of Ts, without recursive instantiation.
+template <std::size_t I, class... Ts>
+using type_at_t = typename decltype(select_indexed<I>(
+    type_indexer<std::index_sequence_for<Ts...>, Ts...>{}))::type;
+
+/// A perfect hash of type indices into 2^bits slots: slot = (index * multiplier) >> (32 - bits).
+struct SlotHash {
+  std::uint32_t multiplier = 0;
+  std::uint32_t bits = 0;
+  bool found = false;
+};
+
+/// The largest slot table a dispatch switch has cases for.
+inline constexpr std::uint32_t max_slot_bits = 8;
+
+constexpr std::uint32_t slot_of(std::uint32_t index, SlotHash hash) noexcept {
+  return static_cast<std::uint32_t>((index * hash.multiplier) >> (32U - hash.bits));
+}
+
+/// Searches multipliers (odd, from a fixed pseudo-random sequence) for which the distinct
+/// indices land in distinct slots, in the smallest table with at most one type in four
+/// slots (collision-free multipliers are then common: a few dozen tries), growing the
+/// table if need be. Cheap enough for every compiler's constant-evaluation limits.
+template <std::size_t N>
+constexpr SlotHash find_slot_hash(const std::array<std::uint32_t, N>& indices) noexcept {
+  std::array<std::uint32_t, N> distinct{};
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    bool seen = false;
+    for (std::size_t j = 0; j < count; ++j) {
+      seen = seen || distinct[j] == indices[i];
+    }
+    if (!seen) {
+      distinct[count++] = indices[i];
+    }
+  }
+  std::uint32_t bits = 1;
+  while ((std::size_t{1} << bits) < 4 * count && bits < max_slot_bits) {
+    ++bits;
+  }
+  for (; bits <= max_slot_bits; ++bits) {
+    std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    for (int attempt = 0; attempt < 2000; ++attempt) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const SlotHash hash{static_cast<std::uint32_t>(state >> 32U) | 1U, bits, true};
+      std::uint64_t used[4] = {0, 0, 0, 0};
+      bool ok = true;
+      for (std::size_t i = 0; i < count && ok; ++i) {
+        const std::uint32_t slot = slot_of(distinct[i], hash);
+        const std::uint64_t bit = std::uint64_t{1} << (slot % 64U);
+        ok = (used[slot / 64U] & bit) == 0;
+        used[slot / 64U] |= bit;
+      }
+      if (ok) {
+        return hash;
+      }
+    }
+  }
+  return SlotHash{};
+}
+
+template <class List>
+struct slot_table;
+
+/// The perfect hash of a universe and, per slot, the position of its type (or -1).
+template <class... Ts>
+struct slot_table<type_list<Ts...>> {
+  static constexpr std::array<std::uint32_t, sizeof...(Ts)> indices{Ts::type_index...};
+  static constexpr SlotHash hash = find_slot_hash(indices);
+  static constexpr std::array<int, std::size_t{1} << max_slot_bits> position = [] {
+    std::array<int, std::size_t{1} << max_slot_bits> result{};
+    for (int& p : result) {
+      p = -1;
+    }
+    if (hash.found) {
+      for (std::size_t i = sizeof...(Ts); i-- > 0;) { // the first of duplicates wins
+        result[slot_of(indices[i], hash)] = static_cast<int>(i);
+      }
+    }
+    return result;
+  }();
+};
+
+template <std::size_t Slot, class... Ts, class F, class Fallback>
+CTIR_DETAIL_STRUCTURAL_INLINE decltype(auto) visit_slot(const Object& object, F& f,
+                                                        Fallback& fallback) {
+  constexpr int position = slot_table<type_list<Ts...>>::position[Slot];
+  if constexpr (position >= 0) {
+    using T = type_at_t<static_cast<std::size_t>(position), Ts...>;
+    if (object.dynamic_type_index() == T::type_index) {
+      return f(static_cast<const T&>(object));
+    }
+  }
+  return fallback(object);
+}
+
+// clang-format off
+#define CTIR_DETAIL_SLOT_CASE(k)                                                                  \
+  case (k): return visit_slot<(k), Ts...>(object, f, fallback);
+#define CTIR_DETAIL_SLOT_CASES4(k)                                                                \
+  CTIR_DETAIL_SLOT_CASE(k) CTIR_DETAIL_SLOT_CASE(k + 1) CTIR_DETAIL_SLOT_CASE(k + 2)              \
+  CTIR_DETAIL_SLOT_CASE(k + 3)
+#define CTIR_DETAIL_SLOT_CASES16(k)                                                               \
+  CTIR_DETAIL_SLOT_CASES4(k) CTIR_DETAIL_SLOT_CASES4(k + 4) CTIR_DETAIL_SLOT_CASES4(k + 8)        \
+  CTIR_DETAIL_SLOT_CASES4(k + 12)
+#define CTIR_DETAIL_SLOT_CASES64(k)                                                               \
+  CTIR_DETAIL_SLOT_CASES16(k) CTIR_DETAIL_SLOT_CASES16(k + 16) CTIR_DETAIL_SLOT_CASES16(k + 32)   \
+  CTIR_DETAIL_SLOT_CASES16(k + 48)
+// clang-format on
+
+/// Calls f(static_cast<const T&>(object)) for the type T of Universe that is object's
+/// dynamic type, or fallback(object) for a type outside it.
+///
+/// The type indices of the universe are perfectly hashed at compile time into at most
+/// 256 slots, and the slot selects a case of a switch, which compilers emit as a jump
+/// table: a multiply, a shift, an indirect jump and one comparison, whatever the size of
+/// the universe (a chain of comparisons costs one per type before the match).
+template <class... Ts, class F, class Fallback>
+CTIR_DETAIL_STRUCTURAL_INLINE decltype(auto) dispatch_in(type_list<Ts...>, const Object& object,
+                                                         F& f, Fallback& fallback) {
+  using Table = slot_table<type_list<Ts...>>;
+  if constexpr (sizeof...(Ts) == 0) {
+    return fallback(object);
+  } else if constexpr (!Table::hash.found) {
+    // No perfect hash (a universe of hundreds of types): a flat chain of comparisons.
+    using Result = decltype(fallback(object));
+    const std::uint32_t index = object.dynamic_type_index();
+    if constexpr (std::is_void_v<Result>) {
+      if (!((index == Ts::type_index ? (f(static_cast<const Ts&>(object)), true) : false) || ...)) {
+        fallback(object);
+      }
+    } else {
+      Result result{};
+      if (!((index == Ts::type_index ? (result = f(static_cast<const Ts&>(object)), true)
+                                     : false) ||
+            ...)) {
+        result = fallback(object);
+      }
+      return result;
+    }
+  } else {
+    switch (slot_of(object.dynamic_type_index(), Table::hash)) {
+      CTIR_DETAIL_SLOT_CASES64(0)
+      CTIR_DETAIL_SLOT_CASES64(64)
+      CTIR_DETAIL_SLOT_CASES64(128)
+      CTIR_DETAIL_SLOT_CASES64(192)
+    default:
+      return fallback(object);
+    }
+  }
+}
+
+#undef CTIR_DETAIL_SLOT_CASE
+#undef CTIR_DETAIL_SLOT_CASES4
+#undef CTIR_DETAIL_SLOT_CASES16
+#undef CTIR_DETAIL_SLOT_CASES64
+
+// ---------------------------------------------------------------------------
+// An explicit stack
+// ---------------------------------------------------------------------------
+
+/// A stack of trivially copyable entries: the first Inline entries live in the object
+/// (no allocation for small values), then the heap, growing geometrically. Push and pop
+/// are a few inlined instructions; growth is out of line.
+template <class T, std::size_t Inline = 64>
+class WorkStack {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+public:
+  WorkStack() noexcept = default;
+  WorkStack(const WorkStack&) = delete;
+  WorkStack& operator=(const WorkStack&) = delete;
+  ~WorkStack() {
+    if (begin_ != inline_) {
+      delete[] begin_;
+    }
+  }
+
+  CTIR_DETAIL_STRUCTURAL_INLINE void push(const T& value) {
+    if (top_ == end_) [[unlikely]] {
+      grow();
+    }
+    *top_++ = value;
+  }
+  CTIR_DETAIL_STRUCTURAL_INLINE T pop() noexcept { return *--top_; }
+  T& back() noexcept { return top_[-1]; }
+  const T& back() const noexcept { return top_[-1]; }
+  bool empty() const noexcept { return top_ == begin_; }
+  std::size_t size() const noexcept { return static_cast<std::size_t>(top_ - begin_); }
+  T* begin() noexcept { return begin_; }
+  T* end() noexcept { return top_; }
+  const T* begin() const noexcept { return begin_; }
+  const T* end() const noexcept { return top_; }
+
+private:
+  [[gnu::noinline]] void grow() {
+    const std::size_t count = size();
+    const std::size_t capacity = static_cast<std::size_t>(end_ - begin_) * 2;
+    T* fresh = new T[capacity];
+    for (std::size_t i = 0; i < count; ++i) {
+      fresh[i] = begin_[i];
+    }
+    if (begin_ != inline_) {
+      delete[] begin_;
+    }
+    begin_ = fresh;
+    top_ = fresh + count;
+    end_ = fresh + capacity;
+  }
+
+  T inline_[Inline];
+  T* begin_ = inline_;
+  T* top_ = inline_;
+  T* end_ = inline_ + Inline;
+};
+
+// ---------------------------------------------------------------------------
+// Flat hash maps keyed by node identity
+// ---------------------------------------------------------------------------
+
+/// Two nodes, one from each side of a comparison.
+struct NodePair {
+  const Object* a = nullptr;
+  const Object* b = nullptr;
+  friend bool operator==(const NodePair&, const NodePair&) = default;
+};
+
+inline std::uint64_t mix64(std::uint64_t x) noexcept {
+  x ^= x >> 33U;
+  x *= 0xFF51AFD7ED558CCDULL;
+  x ^= x >> 33U;
+  x *= 0xC4CEB9FE1A85EC53ULL;
+  x ^= x >> 33U;
+  return x;
+}
+
+// Identity keys only need their bits spread over the table (a Fibonacci multiply; the
+// table takes the high bits), not a full avalanche.
+inline std::uint64_t key_hash(const Object* key) noexcept {
+  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key)) * 0x9E3779B97F4A7C15ULL;
+}
+inline std::uint64_t key_hash(const NodePair& key) noexcept {
+  return (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key.a)) *
+              0x9E3779B97F4A7C15ULL ^
+          static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key.b))) *
+         0xC2B2AE3D27D4EB4FULL;
+}
+
+/// An open-addressing hash map keyed by node identity; a value-initialized key marks an
+/// empty slot. Used only for variables and shared nodes, so it stays empty (and never
+/// allocates) while comparing or hashing a tree without sharing.
+template <class Key, class Value>
+class FlatMap {
+public:
+  /// The value stored for `key`, or nullptr.
+  Value* find(const Key& key) noexcept {
+    if (size_ == 0) {
+      return nullptr;
+    }
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = start(key);; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.key == key) {
+        return &slot.value;
+      }
+      if (slot.key == Key{}) {
+        return nullptr;
+      }
+    }
+  }
+
+  /// Stores `value` for a key that is not present yet.
+  void insert_new(const Key& key, const Value& value) {
+    if ((size_ + 1) * 2 > slots_.size()) {
+      grow();
+    }
+    place(key, value);
+    ++size_;
+  }
+
+  std::size_t size() const noexcept { return size_; }
+
+private:
+  struct Slot {
+    Key key{};
+    Value value{};
+  };
+
+  std::size_t start(const Key& key) const noexcept {
+    return static_cast<std::size_t>(key_hash(key) >> shift_);
+  }
+
+  void place(const Key& key, const Value& value) noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = start(key);
+    while (!(slots_[i].key == Key{})) {
+      i = (i + 1) & mask;
+    }
+    slots_[i] = Slot{key, value};
+  }
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
+    shift_ = 64U - static_cast<unsigned>(std::countr_zero(slots_.size()));
+    for (const Slot& slot : old) {
+      if (!(slot.key == Key{})) {
+        place(slot.key, slot.value);
+      }
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+  unsigned shift_ = 64;
+};
+
+template <class T>
+struct is_node_ref : std::false_type {};
+template <class T>
+struct is_node_ref<Ref<T>> : std::bool_constant<ir_node<T>> {};
+
+template <class T>
+struct dependent_false : std::false_type {};
+
+} // namespace ctir::detail::structural
+
+namespace ctir {
+
+/// What structural equality and hashing accept: a Ref to a node, or a value type such as
+/// IRModule that exposes its node through `node()`.
+template <class T>
+concept structural_value = detail::structural::is_node_ref<std::remove_cvref_t<T>>::value ||
+    requires(const T& value) {
+  requires detail::structural::is_node_ref<std::remove_cvref_t<decltype(value.node())>>::value;
+};
+
+} // namespace ctir
+
+namespace ctir::detail::structural {
+
+/// The node behind a structural value.
+template <class T>
+const Object* root_object(const T& value) noexcept {
+  if constexpr (is_node_ref<std::remove_cvref_t<T>>::value) {
+    return value.get();
+  } else {
+    return value.node().get();
+  }
+}
+
+template <class T>
+struct root_node {
+  using type = typename std::remove_cvref_t<decltype(std::declval<const T&>().node())>::node_type;
+};
+template <class T>
+struct root_node<Ref<T>> {
+  using type = T;
+};
+/// The static node type behind a structural value (T for Ref<T>).
+template <class T>
+using root_node_t = typename root_node<std::remove_cvref_t<T>>::type;
+
+} // namespace ctir::detail::structural
