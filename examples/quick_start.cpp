@@ -1,4 +1,5 @@
-// Quick start: build seed 003's add_one and seed 002's mixed module, print them both ways.
+// Quick start: build the add_one example and the mixed module of the unified IR, print them both
+// ways.
 #include <ctir/ctir.hpp>
 #include <ctir/text/printer.hpp>
 #include <ctir/traverse/format_tree.hpp>

@@ -14,7 +14,7 @@ template <class T>
 class Ref;
 using ObjectRef = Ref<Object>;
 
-/// How a field takes part in variable definitions (seed 003's definition regions).
+/// How a field takes part in variable definitions (TVM's definition regions).
 enum class DefRegionKind : std::uint8_t {
   none,        ///< a use site
   def_simple,  ///< defines exactly the variable stored in the field

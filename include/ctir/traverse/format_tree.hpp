@@ -1,4 +1,4 @@
-// format_tree: draws the node tree of any IR value, as seed 003 shows it.
+// format_tree: draws the node tree of any IR value, as TVM's format_tree shows it.
 #pragma once
 
 #include <ctir/core/ref.hpp>

@@ -1,0 +1,359 @@
+// Callbacks registered at run time by node type key, for the type-erased walk, map, visit
+// and mutate.
+#pragma once
+
+#include <ctir/core/error.hpp>
+#include <ctir/core/node.hpp>
+#include <ctir/core/ref.hpp>
+#include <ctir/core/type_info.hpp>
+#include <ctir/core/type_registry.hpp>
+#include <ctir/traverse/callbacks.hpp>
+#include <ctir/traverse/detail/meta.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ctir::detail::traverse {
+
+/// The root type of the runtime layer's traversals: it has no static family, so every node
+/// is handled through its type's field table.
+struct opaque_root : Object {
+  CTIR_ABSTRACT_NODE(opaque_root, Object, "ctir.detail.OpaqueRoot");
+};
+
+enum class runtime_op : std::uint8_t { walk, map, visit, mutate };
+
+template <runtime_op Op>
+struct runtime_set;
+template <class Root, class Set>
+class static_visitor;
+template <class Root, class Set>
+class static_mutator;
+
+} // namespace ctir::detail::traverse
+
+namespace ctir::runtime {
+
+/// What a runtime walk or visit callback returns: `ctir::advance`, `ctir::skip`,
+/// `ctir::interrupt()` or `ctir::interrupt(node)` all convert to it.
+using WalkResult = ctir::WalkResult<ObjectRef>;
+
+/// The visitor a runtime visit callback receives: `v.default_visit(node)` visits the node's
+/// children, `v.def_region_kind()` is the current site's definition-region kind.
+using Visitor = detail::traverse::static_visitor<
+    detail::traverse::opaque_root,
+    detail::traverse::runtime_set<detail::traverse::runtime_op::visit>>;
+/// The mutator a runtime mutate callback receives: `m.default_mutate(node)` rewrites the
+/// node's children, `m.def_region_kind()` is the current site's definition-region kind.
+using Mutator = detail::traverse::static_mutator<
+    detail::traverse::opaque_root,
+    detail::traverse::runtime_set<detail::traverse::runtime_op::mutate>>;
+
+/// An ordered list of callbacks registered at run time, each bound to a node type (by key,
+/// descriptor or static type) and matched by ancestry: the first callback whose type is
+/// the node's type or one of its ancestors runs. Works for types registered at run time.
+///
+///     runtime::Callbacks cbs;
+///     cbs.on("ir.TensorStore", [&](const ObjectRef& store) { ... });           // walk
+///     cbs.on("ir.Var", [&](const ObjectRef& v) -> ObjectRef { ... });          // map
+///     cbs.on("ir.For", [&](runtime::Visitor& v, const ObjectRef& loop) {       // visit
+///       return v.default_visit(loop);
+///     });
+///     cbs.with_def_region_kind([&](const ObjectRef& var, DefRegionKind kind) { ... });
+///
+/// What a callback takes and returns decides which traversal it is for: a node alone and
+/// void / WalkResult for walk, a node alone and a node (ObjectRef, any Ref, MapResult,
+/// ctir::unchanged) for map, a Visitor& first for visit, a Mutator& first for mutate. A
+/// traversal given a callback of another kind throws a ctir::Error naming it.
+class Callbacks {
+public:
+  enum class Kind : std::uint8_t { walk, map, visit, mutate };
+
+  using WalkFn = std::function<WalkResult(const ObjectRef&, DefRegionKind)>;
+  using MapFn = std::function<MapResult<Object>(const ObjectRef&, DefRegionKind)>;
+  using VisitFn = std::function<WalkResult(Visitor&, const ObjectRef&, DefRegionKind)>;
+  using MutateFn = std::function<MapResult<Object>(Mutator&, const ObjectRef&, DefRegionKind)>;
+
+  /// One registered callback.
+  struct Entry {
+    const TypeInfo* type = nullptr;
+    /// A with_def_region_kind callback: matches variables only.
+    bool def_region = false;
+    Kind kind = Kind::walk;
+    std::string description;
+    WalkFn walk;
+    MapFn map;
+    VisitFn visit;
+    MutateFn mutate;
+  };
+
+  /// Binds `fn` to the node type registered under `type_key` (and its subtypes).
+  template <class F>
+  Callbacks& on(std::string_view type_key, F&& fn) {
+    const TypeInfo* type = TypeRegistry::global().find(type_key);
+    if (type == nullptr) {
+      throw Error("ctir::runtime::Callbacks::on: no node type is registered under the key '" +
+                  std::string(type_key) + "'");
+    }
+    return on(*type, std::forward<F>(fn));
+  }
+  /// Binds `fn` to a node type descriptor (and its subtypes).
+  template <class F>
+  Callbacks& on(const TypeInfo& type, F&& fn) {
+    add(&type, false, std::forward<F>(fn), "the callback for '" + std::string(type.key) + "'");
+    return *this;
+  }
+  /// Binds `fn` to the static node type N (and its subtypes, including run-time ones).
+  template <ir_node N, class F>
+  Callbacks& on(F&& fn) {
+    return on(std::string_view(N::type_key), std::forward<F>(fn));
+  }
+  /// Adds `fn(var, kind)`, called on every variable site with its definition-region kind.
+  template <class F>
+  Callbacks& with_def_region_kind(F&& fn) {
+    add(TypeRegistry::global().find("Object"), true, std::forward<F>(fn),
+        "the with_def_region_kind callback");
+    return *this;
+  }
+
+  const std::vector<Entry>& entries() const noexcept { return entries_; }
+  bool empty() const noexcept { return entries_.empty(); }
+
+  /// The first entry that matches `node`, or null.
+  const Entry* match(const Object& node) const noexcept {
+    const TypeInfo& info = node.type_info();
+    for (const Entry& entry : entries_) {
+      if (entry.def_region && !info.is_variable) {
+        continue;
+      }
+      if (entry.type == nullptr || info.derives_from(*entry.type)) {
+        return &entry;
+      }
+    }
+    return nullptr;
+  }
+
+  /// Throws unless every callback is of `kind` (for the traversal `operation`).
+  void expect(Kind kind, std::string_view operation) const {
+    for (const Entry& entry : entries_) {
+      if (entry.kind != kind) {
+        throw Error("ctir::runtime::" + std::string(operation) + ": " + entry.description +
+                    " is a " + std::string(kind_name(entry.kind)) + " callback; " +
+                    std::string(operation) + " needs " + std::string(requirement(kind)));
+      }
+    }
+  }
+
+private:
+  static std::string_view kind_name(Kind kind) noexcept {
+    switch (kind) {
+    case Kind::walk:
+      return "walk";
+    case Kind::map:
+      return "map";
+    case Kind::visit:
+      return "visit";
+    case Kind::mutate:
+      return "mutate";
+    }
+    return "?";
+  }
+  static std::string_view requirement(Kind kind) noexcept {
+    switch (kind) {
+    case Kind::walk:
+      return "callbacks that take the node and return void or a WalkResult";
+    case Kind::map:
+      return "callbacks that take the node and return a node (return the input to keep it; a "
+             "callback returning void or a WalkResult returns no node)";
+    case Kind::visit:
+      return "callbacks that take (runtime::Visitor&, node) and return void or a WalkResult";
+    case Kind::mutate:
+      return "callbacks that take (runtime::Mutator&, node) and return a node";
+    }
+    return "?";
+  }
+
+  template <class R>
+  static WalkResult to_walk_result(R&& result) {
+    return WalkResult(std::forward<R>(result));
+  }
+
+  template <class R>
+  static MapResult<Object> to_map_result(R&& result) {
+    using T = std::remove_cvref_t<R>;
+    if constexpr (std::is_same_v<T, unchanged_t>) {
+      return unchanged;
+    } else if constexpr (requires { result.is_unchanged(); }) {
+      if (result.is_unchanged()) {
+        return unchanged;
+      }
+      return MapResult<Object>(ObjectRef(std::forward<R>(result).node()));
+    } else {
+      return MapResult<Object>(ObjectRef(std::forward<R>(result)));
+    }
+  }
+
+  template <class R>
+  struct walk_result_type : std::false_type {};
+  template <class P>
+  struct walk_result_type<ctir::WalkResult<P>> : std::true_type {};
+
+  template <class R>
+  static constexpr bool is_walkish() {
+    return std::is_void_v<R> || walk_result_type<std::remove_cvref_t<R>>::value;
+  }
+  template <class R>
+  struct map_result_type : std::false_type {};
+  template <class T>
+  struct map_result_type<MapResult<T>> : std::true_type {};
+
+  template <class R>
+  static constexpr bool is_nodeish() {
+    using T = std::remove_cvref_t<R>;
+    return std::is_same_v<T, unchanged_t> || detail::traverse::ref_traits<T>::is_ref ||
+           map_result_type<T>::value;
+  }
+
+  /// Calls f with the leading arguments, the node, and the kind when f takes it.
+  template <class F, class... Lead>
+  static decltype(auto) invoke(F& f, const ObjectRef& node, DefRegionKind kind, Lead&... lead) {
+    if constexpr (std::is_invocable_v<F&, Lead&..., const ObjectRef&, DefRegionKind>) {
+      return f(lead..., node, kind);
+    } else {
+      return f(lead..., node);
+    }
+  }
+
+  template <class F, class... Lead>
+  static constexpr bool takes() {
+    return std::is_invocable_v<F&, Lead&..., const ObjectRef&, DefRegionKind> ||
+           std::is_invocable_v<F&, Lead&..., const ObjectRef&>;
+  }
+
+  template <class F, class... Lead>
+  using result_of = decltype(invoke(std::declval<F&>(), std::declval<const ObjectRef&>(),
+                                    DefRegionKind::none, std::declval<Lead&>()...));
+
+  template <class Fn>
+  void add(const TypeInfo* type, bool def_region, Fn&& fn, std::string description) {
+    using F = std::decay_t<Fn>;
+    Entry entry;
+    entry.type = type;
+    entry.def_region = def_region;
+    entry.description = std::move(description);
+    if constexpr (takes<F, Visitor>()) {
+      using R = result_of<F, Visitor>;
+      static_assert(is_walkish<R>(),
+                    "ctir::runtime::Callbacks: a visit callback (runtime::Visitor&, node) returns "
+                    "void or a WalkResult");
+      entry.kind = Kind::visit;
+      entry.visit = [f = F(std::forward<Fn>(fn))](Visitor& v, const ObjectRef& node,
+                                                  DefRegionKind kind) mutable -> WalkResult {
+        if constexpr (std::is_void_v<R>) {
+          invoke(f, node, kind, v);
+          return advance;
+        } else {
+          return to_walk_result(invoke(f, node, kind, v));
+        }
+      };
+    } else if constexpr (takes<F, Mutator>()) {
+      using R = result_of<F, Mutator>;
+      static_assert(is_nodeish<R>(),
+                    "ctir::runtime::Callbacks: a mutate callback (runtime::Mutator&, node) must "
+                    "return a node (return m.default_mutate(node), its input, or "
+                    "ctir::unchanged)");
+      entry.kind = Kind::mutate;
+      entry.mutate = [f = F(std::forward<Fn>(fn))](Mutator& m, const ObjectRef& node,
+                                                   DefRegionKind kind) mutable {
+        return to_map_result(invoke(f, node, kind, m));
+      };
+    } else if constexpr (takes<F>()) {
+      using R = result_of<F>;
+      if constexpr (is_nodeish<R>()) {
+        entry.kind = Kind::map;
+        entry.map = [f = F(std::forward<Fn>(fn))](const ObjectRef& node,
+                                                  DefRegionKind kind) mutable {
+          return to_map_result(invoke(f, node, kind));
+        };
+      } else {
+        static_assert(is_walkish<R>(),
+                      "ctir::runtime::Callbacks: a callback taking the node returns void or a "
+                      "WalkResult (walk), or a node (map)");
+        entry.kind = Kind::walk;
+        entry.walk = [f = F(std::forward<Fn>(fn))](const ObjectRef& node,
+                                                   DefRegionKind kind) mutable -> WalkResult {
+          if constexpr (std::is_void_v<R>) {
+            invoke(f, node, kind);
+            return advance;
+          } else {
+            return to_walk_result(invoke(f, node, kind));
+          }
+        };
+      }
+    } else {
+      // An error here means the callback's parameters are not what the runtime layer
+      // passes: (const ObjectRef&), optionally preceded by runtime::Visitor& or
+      // runtime::Mutator&, optionally followed by DefRegionKind.
+      static_assert(takes<F>(),
+                    "ctir::runtime::Callbacks: a runtime callback takes (const ObjectRef& node), "
+                    "or (runtime::Visitor&, const ObjectRef&), or (runtime::Mutator&, const "
+                    "ObjectRef&), optionally followed by DefRegionKind");
+    }
+    entries_.push_back(std::move(entry));
+  }
+
+  std::vector<Entry> entries_;
+};
+
+} // namespace ctir::runtime
+
+namespace ctir::detail::traverse {
+
+/// The runtime callbacks of one traversal, in the shape the engines call.
+template <runtime_op Op>
+struct runtime_set {
+  using payload_type = ObjectRef;
+  const runtime::Callbacks* callbacks;
+
+  template <class C>
+  static constexpr std::size_t first_match() noexcept {
+    return npos;
+  }
+  struct matcher {
+    template <class T>
+    static constexpr bool direct() noexcept {
+      return true;
+    }
+  };
+
+  bool matches_dynamic(const Object& node) const noexcept {
+    return callbacks->match(node) != nullptr;
+  }
+
+  template <class Handler, class... Lead>
+  bool call_dynamic(const Object& node, DefRegionKind region, Handler& handler,
+                    Lead&... lead) const {
+    const runtime::Callbacks::Entry* entry = callbacks->match(node);
+    if (entry == nullptr) {
+      return false;
+    }
+    borrowed_ref<Object> ref(&node);
+    if constexpr (Op == runtime_op::walk) {
+      handler(entry->walk(ref.get(), region));
+    } else if constexpr (Op == runtime_op::map) {
+      handler(entry->map(ref.get(), region));
+    } else if constexpr (Op == runtime_op::visit) {
+      handler(entry->visit(lead..., ref.get(), region));
+    } else {
+      handler(entry->mutate(lead..., ref.get(), region));
+    }
+    return true;
+  }
+};
+
+} // namespace ctir::detail::traverse

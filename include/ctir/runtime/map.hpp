@@ -1,0 +1,44 @@
+// The type-erased map: callbacks registered at run time, nodes rebuilt through their type's
+// clone and field setters.
+#pragma once
+
+#include <ctir/core/ref.hpp>
+#include <ctir/runtime/callbacks.hpp>
+#include <ctir/traverse/detail/map_engine.hpp>
+
+namespace ctir::runtime {
+
+/// Maps `root` as ctir::map does (post-order unless `order` is WalkOrder::pre), for any node
+/// type, those registered at run time included: each node a registered callback matches is
+/// replaced by what it returns, only the paths to the replacements are rebuilt (with the
+/// types' clone and FieldInfo::set / set_at), and `root` itself comes back when nothing
+/// changed. A variable whose type changed at its definition is repointed at its uses.
+///
+/// Throws a ctir::Error if a callback is not a map callback (one returning void or a
+/// WalkResult returns no node), and a ctir::NodeError if a replacement cannot stand where
+/// its node was. Runs on an explicit stack: any depth fits.
+inline ObjectRef map(const ObjectRef& root, const Callbacks& callbacks,
+                     WalkOrder order = WalkOrder::post) {
+  using namespace detail::traverse;
+  callbacks.expect(Callbacks::Kind::map, "map");
+  if (!root.defined()) {
+    return root;
+  }
+  const runtime_set<runtime_op::map> set{&callbacks};
+  ObjectRef result;
+  if (order == WalkOrder::pre) {
+    rewrite_engine<opaque_root, runtime_set<runtime_op::map>, rewrite_mode::map_pre, no_mutator>
+        engine(set);
+    result = engine.map_dynamic(*root);
+  } else {
+    rewrite_engine<opaque_root, runtime_set<runtime_op::map>, rewrite_mode::map_post, no_mutator>
+        engine(set);
+    result = engine.map_dynamic(*root);
+  }
+  if (!result.defined()) {
+    return root;
+  }
+  return is_null_replacement(result.get()) ? ObjectRef() : result;
+}
+
+} // namespace ctir::runtime

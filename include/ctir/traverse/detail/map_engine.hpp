@@ -1,0 +1,1084 @@
+// The static map and mutate: mapped children held in typed slots, nodes rebuilt lazily,
+// definition sites whose variable changed repointed at their uses.
+#pragma once
+
+#include <ctir/core/error.hpp>
+#include <ctir/core/node.hpp>
+#include <ctir/core/object.hpp>
+#include <ctir/core/ref.hpp>
+#include <ctir/core/type_registry.hpp>
+#include <ctir/hooks/family.hpp>
+#include <ctir/hooks/hooks.hpp>
+#include <ctir/hooks/type_table.hpp>
+#include <ctir/traverse/callbacks.hpp>
+#include <ctir/traverse/detail/callback_set.hpp>
+#include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/meta.hpp>
+#include <ctir/traverse/detail/type_graph.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ctir::detail::traverse {
+
+/// The mapped value of a node field: holds a Ref only when the child changed, so that an
+/// unchanged slot is a flag the compiler sees through (no Ref is constructed or destroyed).
+template <class E>
+struct node_slot {
+  bool changed = false;
+  union {
+    Ref<E> ref;
+  };
+
+  node_slot() noexcept {}
+  node_slot(const node_slot&) = delete;
+  node_slot& operator=(const node_slot&) = delete;
+  node_slot(node_slot&& other) noexcept : changed(other.changed) {
+    if (changed) {
+      new (&ref) Ref<E>(std::move(other.ref));
+    }
+  }
+  CTIR_DETAIL_ALWAYS_INLINE ~node_slot() {
+    if (changed) [[unlikely]] {
+      ref.~Ref<E>();
+    }
+  }
+  /// Records a changed child.
+  void set(Ref<E>&& value) noexcept {
+    if (changed) {
+      ref = std::move(value);
+    } else {
+      new (&ref) Ref<E>(std::move(value));
+      changed = true;
+    }
+  }
+};
+/// The mapped value of a node-array field: the new elements, only when one changed.
+template <class E>
+struct array_slot {
+  std::vector<Ref<E>> items;
+  bool changed = false;
+};
+struct no_slot {};
+
+template <class F>
+struct slot_type {
+  using type = no_slot;
+};
+template <class F>
+requires is_child_field_v<F>
+struct slot_type<F> {
+  using type = std::conditional_t<F::kind == FieldKind::node, node_slot<typename F::element_type>,
+                                  array_slot<typename F::element_type>>;
+};
+
+template <class C, class Sequence>
+struct slots_storage;
+template <class C, std::size_t... I>
+struct slots_storage<C, std::index_sequence<I...>> {
+  using type =
+      list_storage<std::index_sequence<I...>, typename slot_type<field_type_t<C, I>>::type...>;
+};
+/// The mapped children of a node of type C, one slot per field, before any node is built.
+template <class C>
+struct slots_of : slots_storage<C, std::make_index_sequence<field_count_v<C>>>::type {};
+
+/// Builds the node C with the changed children of `slots` and the other fields of
+/// `original` (the only allocation of a rebuilt node; slots are moved from).
+template <class C>
+Ref<C> materialize(const C& original, slots_of<C>& slots) {
+  constexpr std::size_t n = field_count_v<C>;
+  if constexpr (std::is_default_constructible_v<C>) {
+    Owned<C> node = make_object<C>();
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (
+          [&] {
+            using F = field_type_t<C, I>;
+            auto& target = F::get(*node);
+            if constexpr (is_child_field_v<F>) {
+              auto& slot = leaf_value<I>(slots);
+              if (slot.changed) {
+                if constexpr (F::kind == FieldKind::node) {
+                  target = std::move(slot.ref);
+                } else {
+                  target = std::move(slot.items);
+                }
+                return;
+              }
+            }
+            target = F::get(original);
+          }(),
+          ...);
+    }
+    (std::make_index_sequence<n>{});
+    return std::move(node).publish();
+  } else {
+    Owned<C> node = clone_object(original);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (
+          [&] {
+            using F = field_type_t<C, I>;
+            if constexpr (is_child_field_v<F>) {
+              auto& slot = leaf_value<I>(slots);
+              if (slot.changed) {
+                if constexpr (F::kind == FieldKind::node) {
+                  F::get(*node) = std::move(slot.ref);
+                } else {
+                  F::get(*node) = std::move(slot.items);
+                }
+              }
+            }
+          }(),
+          ...);
+    }
+    (std::make_index_sequence<n>{});
+    return std::move(node).publish();
+  }
+}
+
+/// The view behind ctir::Mapped<N>: a node and its mapped children (see callbacks.hpp).
+template <class N>
+class mapped_view {
+public:
+  using node_type = N;
+  static_assert(concrete_node<node_type>,
+                "ctir::Mapped<T>: T must be a concrete node type (AddNode) or a Ref to one");
+
+  mapped_view(const node_type& original, slots_of<node_type>& slots, bool changed) noexcept
+      : original_(&original), slots_(&slots), changed_(changed) {}
+  mapped_view(const mapped_view&) = delete;
+  mapped_view& operator=(const mapped_view&) = delete;
+
+  /// The node as it was before its children were mapped.
+  const Ref<node_type>& original() const noexcept { return original_.get(); }
+  /// Whether some child was mapped to a different node.
+  bool changed() const noexcept { return changed_; }
+
+  /// The mapped value of a field, by member pointer: `add[&AddNode::a]`.
+  template <class V, class Owner>
+  requires std::derived_from<node_type, Owner>
+  const V& operator[](V Owner::*member) const noexcept {
+    const node_type& original = *original_.get().get();
+    if (materialized_.defined()) {
+      return static_cast<const node_type&>(*materialized_.get()).*member;
+    }
+    const V* result = &(original.*member);
+    const void* address = static_cast<const void*>(result);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (
+          [&] {
+            using F = field_type_t<node_type, I>;
+            if constexpr (is_child_field_v<F> && std::is_same_v<typename F::value_type, V>) {
+              const auto& slot = leaf_value<I>(*slots_);
+              if (slot.changed && static_cast<const void*>(&F::get(original)) == address) {
+                if constexpr (F::kind == FieldKind::node) {
+                  result = &slot.ref;
+                } else {
+                  result = &slot.items;
+                }
+              }
+            }
+          }(),
+          ...);
+    }
+    (std::make_index_sequence<field_count_v<node_type>>{});
+    return *result;
+  }
+
+  /// The mapped value of the field `Member`: `add.get<&AddNode::a>()`.
+  template <auto Member>
+  const auto& get() const noexcept {
+    return (*this)[Member];
+  }
+
+  /// The node with its mapped children: the original when nothing changed, else built now
+  /// (once).
+  const Ref<node_type>& node() const {
+    if (!changed_) {
+      return original_.get();
+    }
+    if (!materialized_.defined()) {
+      materialized_ = materialize(*original_.get().get(), *slots_);
+    }
+    return materialized_;
+  }
+
+private:
+  borrowed_ref<node_type> original_;
+  slots_of<node_type>* slots_;
+  bool changed_;
+  mutable Ref<node_type> materialized_;
+};
+
+/// Presents a node to a map callback: as the node (built if a child changed) or as the
+/// Mapped view.
+template <class C>
+struct mapped_provider {
+  using node_type = C;
+  mapped_view<C>& view;
+  const C* object() const { return view.node().get(); }
+  mapped_view<C>& mapped() const noexcept { return view; }
+};
+
+// ---------------------------------------------------------------------------------------
+// Results. A mapped node travels as one owning pointer: null means "unchanged" (no reference
+// count traffic on the common path), the null_replacement sentinel means "replaced by null".
+
+/// An owned reference to a mapped node, or nothing (unchanged). Like an ObjectRef, but its
+/// destructor is an inlined null test, so an unchanged result costs no call.
+class mapped_ref {
+public:
+  mapped_ref() noexcept = default;
+  mapped_ref(ObjectRef&& node) noexcept : ptr_(node.release()) {}
+  mapped_ref(const ObjectRef& node) noexcept : ptr_(ObjectRef(node).release()) {}
+  template <class N>
+  mapped_ref(Ref<N>&& node) noexcept : ptr_(node.release()) {}
+  template <class N>
+  mapped_ref(const Ref<N>& node) noexcept : ptr_(Ref<N>(node).release()) {}
+  mapped_ref(mapped_ref&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
+  mapped_ref& operator=(mapped_ref&& other) noexcept {
+    mapped_ref(std::move(other)).swap(*this);
+    return *this;
+  }
+  mapped_ref(const mapped_ref&) = delete;
+  mapped_ref& operator=(const mapped_ref&) = delete;
+  CTIR_DETAIL_ALWAYS_INLINE ~mapped_ref() {
+    if (ptr_ != nullptr) [[unlikely]] {
+      drop(ptr_);
+    }
+  }
+
+  bool defined() const noexcept { return ptr_ != nullptr; }
+  const Object* get() const noexcept { return ptr_; }
+  const Object& operator*() const noexcept { return *ptr_; }
+  const Object* operator->() const noexcept { return ptr_; }
+  /// The node as an ObjectRef (this becomes empty).
+  ObjectRef take() noexcept { return adopt(std::exchange(ptr_, nullptr)); }
+  void swap(mapped_ref& other) noexcept { std::swap(ptr_, other.ptr_); }
+
+private:
+  static ObjectRef adopt(const Object* node) noexcept {
+    ObjectRef result;
+    *reinterpret_cast<const Object**>(&result) = node;
+    return result;
+  }
+  CTIR_DETAIL_NOINLINE static void drop(const Object* node) noexcept { (void)adopt(node); }
+
+  const Object* ptr_ = nullptr;
+};
+
+/// The node behind the "replaced by null" sentinel.
+struct null_replacement_node final : Object {
+  CTIR_NODE(null_replacement_node, Object, "ctir.detail.NullReplacement");
+};
+
+/// The sentinel a mapped result holds when a callback replaced its node by null.
+inline const ObjectRef& null_replacement() {
+  static const ObjectRef sentinel = make_object<null_replacement_node>();
+  return sentinel;
+}
+inline bool is_null_replacement(const Object* node) noexcept {
+  return node != nullptr && node->dynamic_type_index() == null_replacement_node::type_index;
+}
+
+template <class R>
+struct map_result_traits {
+  static constexpr bool valid = false;
+};
+template <>
+struct map_result_traits<unchanged_t> {
+  static constexpr bool valid = true;
+};
+template <class N>
+struct map_result_traits<Ref<N>> {
+  static constexpr bool valid = true;
+};
+template <class T>
+struct map_result_traits<MapResult<T>> {
+  static constexpr bool valid = true;
+};
+/// Whether R is something a map or mutate callback may return.
+template <class R>
+inline constexpr bool is_map_result_v = map_result_traits<R>::valid;
+
+[[noreturn]] inline void throw_misplaced(const Object& original, const Object& replacement,
+                                         std::string_view expected) {
+  throw NodeError(ObjectRef::borrow(&original),
+                  "ctir::map: a callback replaced a " + std::string(original.dynamic_type_key()) +
+                      " by a " + std::string(replacement.dynamic_type_key()) +
+                      ", which cannot stand where a " + std::string(expected) + " is expected");
+}
+
+/// Stores a changed result (non-null) into the slot of a field of static type E.
+template <class E>
+void store(node_slot<E>& slot, mapped_ref&& mapped, const Object& original) {
+  if (is_null_replacement(mapped.get())) {
+    slot.set(Ref<E>());
+    return;
+  }
+  if (!instance_of<E>(*mapped)) {
+    throw_misplaced(original, *mapped, E::type_key);
+  }
+  slot.set(static_ref_cast<E>(mapped.take()));
+}
+
+/// Checks that `value` may be stored in a field of a node known only at run time.
+inline void check_dynamic_field(const Object& parent, const FieldInfo& field,
+                                const mapped_ref& value, const Object& original) {
+  if (!value.defined()) {
+    return;
+  }
+  const TypeInfo* element = TypeRegistry::global().find(field.element_type_index);
+  if (element != nullptr && !value->type_info().derives_from(*element)) {
+    throw NodeError(ObjectRef::borrow(&original),
+                    "ctir::map: a callback replaced a " + std::string(original.dynamic_type_key()) +
+                        " by a " + std::string(value->dynamic_type_key()) + ", which field '" +
+                        std::string(field.name) + "' of " + std::string(parent.dynamic_type_key()) +
+                        " cannot hold (it holds " + std::string(element->key) + ")");
+  }
+}
+
+/// The Derived of a map, which has no mutator.
+struct no_mutator {};
+
+enum class rewrite_mode : std::uint8_t {
+  map_pre,  ///< map, callbacks before the children (the result's children are then mapped)
+  map_post, ///< map, callbacks after the children
+  mutate,   ///< mutate: a matched callback handles its node and decides about the children
+};
+
+/// One map or mutate over a root of static type Root. `Derived` is the mutator (whose
+/// callbacks receive it first), or no_mutator for a map.
+template <class Root, class Set, rewrite_mode Mode, class Derived>
+class rewrite_engine {
+public:
+  using universe = reachable_types_t<Root>;
+  using concrete = concrete_types_t<universe>;
+  using table = contain_table<universe, typename Set::matcher>;
+
+  explicit rewrite_engine(const Set& set) noexcept : set_(set), stack_floor_(stack_floor()) {}
+
+  template <class E>
+  static constexpr bool may_contain() noexcept {
+    return table::template may_contain<E>();
+  }
+
+  /// Maps the node in a field of static type E at a site of kind Region into `slot` (left
+  /// untouched when the node is unchanged). Inlined where the field is read, so that a node
+  /// with nothing to map below it costs no call.
+  template <class E, DefRegionKind Region>
+  CTIR_DETAIL_ALWAYS_INLINE void map_ref(const Ref<E>& ref, node_slot<E>& slot) {
+    const E* node = ref.get();
+    if (node == nullptr) {
+      return;
+    }
+    mapped_ref result = dispatch_family(
+        *node,
+        [&](const auto& concrete_node)
+            CTIR_DETAIL_INLINE_LAMBDA -> mapped_ref { return map_concrete<Region>(concrete_node); },
+        [&](const Object& other) -> mapped_ref { return map_deep(other, Region); });
+    if (result.defined()) [[unlikely]] {
+      store(slot, std::move(result), *node);
+    }
+  }
+
+  /// Maps a node through its type's field table only (the runtime layer's entry).
+  ObjectRef map_dynamic(const Object& node) { return map_deep(node, DefRegionKind::none).take(); }
+
+protected:
+  // -------------------------------------------------------------------------------------
+  // Calling callbacks and reading their results.
+
+  struct region_scope {
+    DefRegionKind& target;
+    DefRegionKind saved;
+    ~region_scope() { target = saved; }
+  };
+
+  template <std::size_t K, class Provider>
+  auto call(Provider& provider, DefRegionKind region) {
+    if constexpr (Mode == rewrite_mode::mutate) {
+      region_scope scope{current_region_, current_region_};
+      current_region_ = region;
+      return std::get<K>(set_.items).call(provider, region, derived());
+    } else {
+      return std::get<K>(set_.items).call(provider, region);
+    }
+  }
+
+  Derived& derived() noexcept { return static_cast<Derived&>(*this); }
+
+  /// A callback's result as a mapped node; `keep` gives the result of "unchanged".
+  template <class R, class Keep>
+  mapped_ref take_result(R&& result, const Object& original, Keep&& keep) {
+    using T = std::remove_cvref_t<R>;
+    if constexpr (std::is_same_v<T, unchanged_t>) {
+      return keep();
+    } else if constexpr (requires { result.is_unchanged(); }) {
+      if (result.is_unchanged()) {
+        return keep();
+      }
+      return replacement(ObjectRef(std::forward<R>(result).node()), original);
+    } else if constexpr (map_result_traits<T>::valid) {
+      if (static_cast<const Object*>(result.get()) == &original) {
+        return {};
+      }
+      return replacement(ObjectRef(std::forward<R>(result)), original);
+    } else {
+      // An error here means a map or mutate callback returns no node (void, a
+      // WalkResult ...): return the replacement, the input itself, or ctir::unchanged.
+      static_assert(map_result_traits<T>::valid,
+                    "ctir::map: a map callback must return a node (return its input, or "
+                    "ctir::unchanged, to keep it)");
+      return {};
+    }
+  }
+
+  mapped_ref replacement(ObjectRef node, const Object& original) {
+    if (node.get() == &original) {
+      return {};
+    }
+    if (!node.defined()) {
+      return mapped_ref(null_replacement());
+    }
+    resolve(node);
+    return mapped_ref(std::move(node));
+  }
+
+  /// A variable whose definition changed stands for the new variable everywhere.
+  void resolve(ObjectRef& node) const {
+    if (!remap_.empty() && node->type_info().is_variable) {
+      auto it = remap_.find(node.get());
+      if (it != remap_.end()) {
+        node = it->second;
+      }
+    }
+  }
+  mapped_ref resolved(const Object& node) const {
+    const ObjectRef* fresh = remapped(node);
+    return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
+  }
+  const ObjectRef* remapped(const Object& node) const {
+    if (remap_.empty()) [[likely]] {
+      return nullptr;
+    }
+    auto it = remap_.find(&node);
+    return it == remap_.end() ? nullptr : &it->second;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // The recursive path.
+
+  /// Whether a node of type C at a site of kind Region has fields the map enters.
+  template <class C, DefRegionKind Region>
+  static constexpr bool has_children() noexcept {
+    return table::template enters_children<C, Region>();
+  }
+
+  template <DefRegionKind Region, class C>
+  CTIR_DETAIL_ALWAYS_INLINE mapped_ref map_concrete(const C& node) {
+    constexpr std::size_t k = Set::template first_match<C>();
+    if constexpr (is_variable_node_v<C>) {
+      if (Region == DefRegionKind::none || remapped(node) != nullptr) {
+        return map_var_site(node, Region);
+      }
+    }
+    if constexpr (has_children<C, Region>()) {
+      return map_inner<Region>(node);
+    } else if constexpr (k != npos) {
+      // A leaf with a callback (in either order): nothing to rebuild before it, and what it
+      // returns stands as it is.
+      slots_of<C> none;
+      mapped_view<C> view(node, none, false);
+      mapped_provider<C> provider{view};
+      return take_result(call<k>(provider, Region), node, [] { return mapped_ref(); });
+    } else {
+      return {};
+    }
+  }
+
+  /// A node with children to map: one out-of-line function per type and region, the only
+  /// place where the native recursion deepens, so the only place that checks the budget.
+  template <DefRegionKind Region, class C>
+  CTIR_DETAIL_NOINLINE mapped_ref map_inner(const C& node) {
+    if (stack_position() < stack_floor_) [[unlikely]] {
+      return map_deep(node, Region);
+    }
+    constexpr std::size_t k = Set::template first_match<C>();
+    if constexpr (Mode == rewrite_mode::map_pre && k != npos) {
+      slots_of<C> none;
+      mapped_view<C> view(node, none, false);
+      mapped_provider<C> provider{view};
+      mapped_ref result = take_result(call<k>(provider, Region), node, [] { return mapped_ref(); });
+      if (result.defined()) {
+        if (is_null_replacement(result.get())) {
+          return result;
+        }
+        return map_replacement(node, result.take(), Region);
+      }
+    }
+    slots_of<C> slots;
+    const bool changed = map_fields<Region>(node, slots);
+    return finish<C, Mode == rewrite_mode::map_post>(node, slots, changed, Region);
+  }
+
+  template <DefRegionKind Region, class C>
+  CTIR_DETAIL_ALWAYS_INLINE bool map_fields(const C& node, slots_of<C>& slots) {
+    if constexpr (is_use_site<C>(Region)) {
+      return false;
+    } else {
+      bool changed = false;
+      [&]<std::size_t... I>(std::index_sequence<I...>) CTIR_DETAIL_INLINE_LAMBDA {
+        ((changed = map_field<C, I, Region>(node, slots) || changed), ...);
+      }
+      (std::make_index_sequence<field_count_v<C>>{});
+      return changed;
+    }
+  }
+
+  template <class C, std::size_t I, DefRegionKind Region>
+  CTIR_DETAIL_ALWAYS_INLINE bool map_field(const C& node, slots_of<C>& slots) {
+    using F = field_type_t<C, I>;
+    if constexpr (!is_child_field_v<F>) {
+      return false;
+    } else {
+      using E = typename F::element_type;
+      if constexpr (!may_contain<E>()) {
+        return false;
+      } else {
+        constexpr DefRegionKind inner = child_region(Region, F::def_kind);
+        auto& slot = leaf_value<I>(slots);
+        if constexpr (F::kind == FieldKind::node) {
+          map_ref<E, inner>(F::get(node), slot);
+          return slot.changed;
+        } else {
+          const auto& items = F::get(node);
+          const std::size_t count = items.size();
+          for (std::size_t j = 0; j < count; ++j) {
+            node_slot<E> element;
+            map_ref<E, inner>(items[j], element);
+            add_array_item(slot, items, j, std::move(element));
+          }
+          return slot.changed;
+        }
+      }
+    }
+  }
+
+  template <class E>
+  static void add_array_item(array_slot<E>& slot, const std::vector<Ref<E>>& items, std::size_t j,
+                             node_slot<E>&& element) {
+    if (element.changed) [[unlikely]] {
+      if (!slot.changed) {
+        slot.items.reserve(items.size());
+        slot.items.assign(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(j));
+        slot.changed = true;
+      }
+      slot.items.push_back(std::move(element.ref));
+    } else if (slot.changed) {
+      slot.items.push_back(items[j]);
+    }
+  }
+
+  /// Calls f(std::integral_constant<DefRegionKind, region>) for a region known at run time.
+  template <class F>
+  static decltype(auto) with_region(DefRegionKind region, F&& f) {
+    switch (region) {
+    case DefRegionKind::def_simple:
+      return f(std::integral_constant<DefRegionKind, DefRegionKind::def_simple>{});
+    case DefRegionKind::def_pattern:
+      return f(std::integral_constant<DefRegionKind, DefRegionKind::def_pattern>{});
+    case DefRegionKind::none:
+      break;
+    }
+    return f(std::integral_constant<DefRegionKind, DefRegionKind::none>{});
+  }
+
+  /// Ends a node: its definition (if it is a variable that changed), then the post-order
+  /// callback, else the rebuilt node.
+  template <class C, bool WithCallback>
+  mapped_ref finish(const C& node, slots_of<C>& slots, bool changed, DefRegionKind region) {
+    constexpr std::size_t k = WithCallback ? Set::template first_match<C>() : npos;
+    if constexpr (is_variable_node_v<C>) {
+      if (changed && region != DefRegionKind::none) {
+        // A definition whose variable changed (its type, say): a new variable, which every
+        // later use stands for.
+        Ref<C> fresh = materialize(node, slots);
+        remap_.emplace(&node, fresh);
+        if constexpr (k != npos) {
+          slots_of<C> none;
+          mapped_view<C> view(*fresh, none, false);
+          mapped_provider<C> provider{view};
+          return take_result(call<k>(provider, region), node, [&] { return mapped_ref(fresh); });
+        } else {
+          return fresh;
+        }
+      }
+    }
+    if constexpr (k != npos) {
+      mapped_view<C> view(node, slots, changed);
+      mapped_provider<C> provider{view};
+      return take_result(call<k>(provider, region), node,
+                         [&] { return changed ? mapped_ref(view.node()) : mapped_ref(); });
+    } else {
+      if (!changed) {
+        return {};
+      }
+      return materialize(node, slots);
+    }
+  }
+
+  /// A variable at a use (or at a definition already seen): stands for its new variable if
+  /// its definition changed; matched callbacks see that one.
+  template <class C>
+  mapped_ref map_var_site(const C& node, DefRegionKind region) {
+    const ObjectRef* fresh = remapped(node);
+    constexpr std::size_t k = Set::template first_match<C>();
+    if constexpr (k != npos && Mode != rewrite_mode::mutate) {
+      const C& shown = fresh != nullptr ? static_cast<const C&>(**fresh) : node;
+      slots_of<C> none;
+      mapped_view<C> view(shown, none, false);
+      mapped_provider<C> provider{view};
+      return take_result(call<k>(provider, region), node,
+                         [&] { return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref(); });
+    } else {
+      (void)region;
+      return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
+    }
+  }
+
+  /// Pre-order: a callback replaced `original` by `node`; map the replacement's children.
+  mapped_ref map_replacement(const Object& original, ObjectRef node, DefRegionKind region) {
+    enter_replacement(original);
+    struct leave {
+      std::vector<const Object*>& stack;
+      ~leave() { stack.pop_back(); }
+    } guard{replacing_};
+    mapped_ref result;
+    dispatch_list(
+        concrete{}, *node,
+        [&](const auto& concrete_node) {
+          using C = std::remove_cvref_t<decltype(concrete_node)>;
+          if (is_use_site<C>(region)) {
+            return;
+          }
+          with_region(region, [&](auto region_constant) {
+            constexpr DefRegionKind site = decltype(region_constant)::value;
+            slots_of<C> slots;
+            const bool changed = map_fields<site>(concrete_node, slots);
+            result = finish<C, false>(concrete_node, slots, changed, site);
+          });
+        },
+        [&](const Object& other) { result = map_deep(other, region, item_kind::enter_quiet); });
+    return result.defined() ? std::move(result) : mapped_ref(std::move(node));
+  }
+
+  void enter_replacement(const Object& original) {
+    for (const Object* active : replacing_) {
+      if (active == &original) {
+        throw NodeError(ObjectRef::borrow(&original),
+                        "ctir::map: in pre-order, the callback for a " +
+                            std::string(original.dynamic_type_key()) +
+                            " returned a node that contains it, so it would be rewritten "
+                            "forever; map in post-order, or return the node itself");
+      }
+    }
+    replacing_.push_back(&original);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // The explicit-stack path: subtrees deeper than the stack budget, nodes of types
+  // registered at run time, and all of mutate.
+
+  enum class item_kind : std::uint8_t {
+    enter,            ///< map the node (callbacks included)
+    enter_quiet,      ///< map the node's children only (no callback on the node itself)
+    exit,             ///< children done: finish the node with its post-order callback
+    exit_quiet,       ///< children done: finish the node without callback
+    exit_replacement, ///< children of a pre-order replacement done
+  };
+
+  struct item {
+    const Object* node;
+    std::size_t base;
+    DefRegionKind region;
+    item_kind kind;
+  };
+
+  CTIR_DETAIL_NOINLINE mapped_ref map_deep(const Object& node, DefRegionKind region,
+                                           item_kind kind = item_kind::enter) {
+    const std::size_t work_base = work_.size();
+    const std::size_t result_base = results_.size();
+    const std::size_t replacing_base = replacing_.size();
+    const std::size_t keep_alive_base = keep_alive_.size();
+    try {
+      work_.push_back({&node, 0, region, kind});
+      run_deep(work_base);
+    } catch (...) {
+      // A callback that catches the error and carries on finds the stacks as they were.
+      work_.resize(work_base);
+      results_.resize(result_base);
+      replacing_.resize(replacing_base);
+      keep_alive_.resize(keep_alive_base);
+      throw;
+    }
+    mapped_ref result = std::move(results_[result_base]);
+    results_.resize(result_base);
+    return result;
+  }
+
+  void run_deep(std::size_t work_base) {
+    while (work_.size() > work_base) {
+      const item current = work_.back();
+      work_.pop_back();
+      dispatch_list(
+          concrete{}, *current.node, [&](const auto& node) { deep_step(node, current); },
+          [&](const Object& node) { deep_step_dynamic(node, current); });
+    }
+  }
+
+  template <class C>
+  void deep_step(const C& node, const item& current) {
+    constexpr std::size_t k = Set::template first_match<C>();
+    const DefRegionKind region = current.region;
+    switch (current.kind) {
+    case item_kind::enter:
+      if constexpr (Mode == rewrite_mode::mutate && k != npos) {
+        slots_of<C> none;
+        mapped_view<C> view(node, none, false);
+        mapped_provider<C> provider{view};
+        results_.push_back(
+            take_result(call<k>(provider, region), node, [] { return mapped_ref(); }));
+        return;
+      }
+      if constexpr (is_variable_node_v<C>) {
+        if (region == DefRegionKind::none || remapped(node) != nullptr) {
+          results_.push_back(map_var_site(node, region));
+          return;
+        }
+      }
+      if constexpr (Mode == rewrite_mode::map_pre && k != npos) {
+        slots_of<C> none;
+        mapped_view<C> view(node, none, false);
+        mapped_provider<C> provider{view};
+        mapped_ref result =
+            take_result(call<k>(provider, region), node, [] { return mapped_ref(); });
+        if (result.defined()) {
+          const bool leaf = !with_region(
+              region, [](auto site) { return has_children<C, decltype(site)::value>(); });
+          if (leaf || is_null_replacement(result.get())) {
+            results_.push_back(std::move(result));
+          } else {
+            push_replacement(node, result.take(), region);
+          }
+          return;
+        }
+      }
+      work_.push_back({&node, results_.size(), region, item_kind::exit});
+      push_children(node, region);
+      return;
+    case item_kind::enter_quiet:
+      if (is_use_site<C>(region)) {
+        results_.push_back(resolved(node));
+        return;
+      }
+      work_.push_back({&node, results_.size(), region, item_kind::exit_quiet});
+      push_children(node, region);
+      return;
+    case item_kind::exit:
+      finish_deep<C, Mode == rewrite_mode::map_post>(node, current);
+      return;
+    case item_kind::exit_quiet:
+    case item_kind::exit_replacement:
+      finish_deep<C, false>(node, current);
+      return;
+    }
+  }
+
+  void push_replacement(const Object& original, ObjectRef node, DefRegionKind region) {
+    enter_replacement(original);
+    const Object* target = node.get();
+    keep_alive_.push_back(std::move(node));
+    work_.push_back({target, results_.size(), region, item_kind::exit_replacement});
+    dispatch_list(
+        concrete{}, *target,
+        [&](const auto& concrete_node) {
+          using C = std::remove_cvref_t<decltype(concrete_node)>;
+          if (!is_use_site<C>(region)) {
+            push_children(concrete_node, region);
+          }
+        },
+        [&](const Object& other) {
+          if (!is_dynamic_use_site(other, region)) {
+            push_dynamic_children(other, region);
+          }
+        });
+  }
+
+  template <class C>
+  void push_children(const C& node, DefRegionKind region) {
+    constexpr std::size_t n = field_count_v<C>;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (push_field<C, n - 1 - I>(node, region), ...);
+    }
+    (std::make_index_sequence<n>{});
+  }
+
+  template <class C, std::size_t I>
+  void push_field(const C& node, DefRegionKind region) {
+    using F = field_type_t<C, I>;
+    if constexpr (is_child_field_v<F>) {
+      if constexpr (may_contain<typename F::element_type>()) {
+        const DefRegionKind inner = child_region(region, F::def_kind);
+        if constexpr (F::kind == FieldKind::node) {
+          if (const auto* child = F::get(node).get()) {
+            work_.push_back({child, 0, inner, item_kind::enter});
+          }
+        } else {
+          const auto& children = F::get(node);
+          for (auto it = children.rbegin(); it != children.rend(); ++it) {
+            if (const auto* child = it->get()) {
+              work_.push_back({child, 0, inner, item_kind::enter});
+            }
+          }
+        }
+      }
+    }
+  }
+
+  void push_dynamic_children(const Object& node, DefRegionKind region) {
+    for_each_dynamic_child<true>(node, region, [&](const Object* child, DefRegionKind inner) {
+      work_.push_back({child, 0, inner, item_kind::enter});
+    });
+  }
+
+  /// Reads the mapped children of a static node from the result stack into its slots.
+  template <class C>
+  bool collect_slots(const C& node, std::size_t base, slots_of<C>& slots) {
+    std::size_t position = base;
+    bool changed = false;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (
+          [&] {
+            using F = field_type_t<C, I>;
+            if constexpr (is_child_field_v<F>) {
+              using E = typename F::element_type;
+              if constexpr (may_contain<E>()) {
+                auto& slot = leaf_value<I>(slots);
+                if constexpr (F::kind == FieldKind::node) {
+                  if (const auto* child = F::get(node).get()) {
+                    mapped_ref& mapped = results_[position++];
+                    if (mapped.defined()) {
+                      store(slot, std::move(mapped), *child);
+                    }
+                  }
+                } else {
+                  const auto& items = F::get(node);
+                  for (std::size_t j = 0; j < items.size(); ++j) {
+                    node_slot<E> element;
+                    if (const auto* child = items[j].get()) {
+                      mapped_ref& mapped = results_[position++];
+                      if (mapped.defined()) {
+                        store(element, std::move(mapped), *child);
+                      }
+                    }
+                    add_array_item(slot, items, j, std::move(element));
+                  }
+                }
+                changed = changed || slot.changed;
+              }
+            }
+          }(),
+          ...);
+    }
+    (std::make_index_sequence<field_count_v<C>>{});
+    return changed;
+  }
+
+  template <class C, bool WithCallback>
+  void finish_deep(const C& node, const item& current) {
+    slots_of<C> slots;
+    const bool changed = collect_slots(node, current.base, slots);
+    results_.resize(current.base);
+    mapped_ref result = finish<C, WithCallback>(node, slots, changed, current.region);
+    if (current.kind == item_kind::exit_replacement) {
+      result = end_replacement(std::move(result));
+    }
+    results_.push_back(std::move(result));
+  }
+
+  mapped_ref end_replacement(mapped_ref&& result) {
+    mapped_ref out = result.defined() ? std::move(result) : mapped_ref(keep_alive_.back());
+    keep_alive_.pop_back();
+    replacing_.pop_back();
+    return out;
+  }
+
+  // Nodes of types registered at run time: through their field table.
+
+  template <class Handler>
+  bool call_dynamic(const Object& node, DefRegionKind region, Handler& handler) {
+    if constexpr (Mode == rewrite_mode::mutate) {
+      region_scope scope{current_region_, current_region_};
+      current_region_ = region;
+      return set_.call_dynamic(node, region, handler, derived());
+    } else {
+      return set_.call_dynamic(node, region, handler);
+    }
+  }
+
+  void deep_step_dynamic(const Object& node, const item& current) {
+    const DefRegionKind region = current.region;
+    mapped_ref result;
+    auto handler = [&](auto&& value) {
+      result = take_result(std::forward<decltype(value)>(value), node, [] { return mapped_ref(); });
+    };
+    switch (current.kind) {
+    case item_kind::enter:
+      if constexpr (Mode == rewrite_mode::mutate) {
+        if (call_dynamic(node, region, handler)) {
+          results_.push_back(std::move(result));
+          return;
+        }
+      }
+      if (region == DefRegionKind::none && node.type_info().is_variable) {
+        results_.push_back(map_dynamic_var_site(node, region));
+        return;
+      }
+      if constexpr (Mode == rewrite_mode::map_pre) {
+        if (call_dynamic(node, region, handler) && result.defined()) {
+          if (is_null_replacement(result.get()) || !has_dynamic_children(node)) {
+            results_.push_back(std::move(result));
+          } else {
+            push_replacement(node, result.take(), region);
+          }
+          return;
+        }
+      }
+      work_.push_back({&node, results_.size(), region, item_kind::exit});
+      push_dynamic_children(node, region);
+      return;
+    case item_kind::enter_quiet:
+      if (is_dynamic_use_site(node, region)) {
+        results_.push_back(resolved(node));
+        return;
+      }
+      work_.push_back({&node, results_.size(), region, item_kind::exit_quiet});
+      push_dynamic_children(node, region);
+      return;
+    case item_kind::exit:
+    case item_kind::exit_quiet:
+    case item_kind::exit_replacement:
+      finish_dynamic(node, current);
+      return;
+    }
+  }
+
+  static bool has_dynamic_children(const Object& node) noexcept {
+    for (const FieldInfo& field : node.type_info().fields) {
+      if (!field.ignored() && field.kind != FieldKind::value) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  mapped_ref map_dynamic_var_site(const Object& node, DefRegionKind region) {
+    const ObjectRef* fresh = remapped(node);
+    mapped_ref result = fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
+    if constexpr (Mode != rewrite_mode::mutate) {
+      const Object& shown = fresh != nullptr ? **fresh : node;
+      auto handler = [&](auto&& value) {
+        result = take_result(std::forward<decltype(value)>(value), node,
+                             [&] { return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref(); });
+      };
+      set_.call_dynamic(shown, region, handler);
+    }
+    return result;
+  }
+
+  /// Rebuilds a node of a run-time type from its mapped children (clone + set), then runs
+  /// its post-order callback.
+  void finish_dynamic(const Object& node, const item& current) {
+    const DefRegionKind region = current.region;
+    std::size_t position = current.base;
+    Owned<Object> copy(nullptr);
+    auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
+      mapped_ref& mapped = results_[position++];
+      if (!mapped.defined()) {
+        return nullptr;
+      }
+      if (is_null_replacement(mapped.get())) {
+        mapped = mapped_ref();
+      }
+      check_dynamic_field(node, field, mapped, child);
+      if (copy.get() == nullptr) {
+        copy = clone_object(node);
+      }
+      return &mapped;
+    };
+    for (const FieldInfo& field : node.type_info().fields) {
+      if (field.ignored() || field.kind == FieldKind::value) {
+        continue;
+      }
+      if (field.kind == FieldKind::node) {
+        if (const Object* child = field.get(node, field)) {
+          if (mapped_ref* mapped = take(*child, field)) {
+            field.set(*copy, field, mapped->take());
+          }
+        }
+      } else {
+        const std::size_t size = field.size(node, field);
+        for (std::size_t i = 0; i < size; ++i) {
+          if (const Object* child = field.at(node, field, i)) {
+            if (mapped_ref* mapped = take(*child, field)) {
+              field.set_at(*copy, field, i, mapped->take());
+            }
+          }
+        }
+      }
+    }
+    results_.resize(current.base);
+    const bool changed = copy.get() != nullptr;
+    ObjectRef rebuilt;
+    if (changed) {
+      rebuilt = std::move(copy);
+      if (region != DefRegionKind::none && node.type_info().is_variable) {
+        remap_.emplace(&node, rebuilt);
+      }
+    }
+    mapped_ref result(rebuilt);
+    if constexpr (Mode == rewrite_mode::map_post) {
+      if (current.kind == item_kind::exit) {
+        auto handler = [&](auto&& value) {
+          result = take_result(std::forward<decltype(value)>(value), node, [&] { return rebuilt; });
+        };
+        set_.call_dynamic(changed ? *rebuilt : node, region, handler);
+      }
+    }
+    if (current.kind == item_kind::exit_replacement) {
+      result = end_replacement(std::move(result));
+    }
+    results_.push_back(std::move(result));
+  }
+
+  const Set set_;
+  std::uintptr_t stack_floor_;
+  DefRegionKind current_region_ = DefRegionKind::none;
+  /// Definitions whose variable was rebuilt: old variable -> new variable.
+  std::unordered_map<const Object*, ObjectRef> remap_;
+  /// Pre-order replacements whose children are being mapped (to catch endless rewriting).
+  std::vector<const Object*> replacing_;
+  std::vector<ObjectRef> keep_alive_;
+  std::vector<item> work_;
+  std::vector<mapped_ref> results_;
+};
+
+} // namespace ctir::detail::traverse

@@ -1,0 +1,278 @@
+// Flat metaprogramming and object-model helpers shared by the traversals.
+#pragma once
+
+#include <ctir/core/node.hpp>
+#include <ctir/core/ref.hpp>
+#include <ctir/core/type_list.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CTIR_DETAIL_ALWAYS_INLINE [[gnu::always_inline]] inline
+#define CTIR_DETAIL_NOINLINE [[gnu::noinline]]
+/// Placed after a lambda's parameter list: always inline its body.
+#define CTIR_DETAIL_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define CTIR_DETAIL_ALWAYS_INLINE inline
+#define CTIR_DETAIL_NOINLINE
+#define CTIR_DETAIL_INLINE_LAMBDA
+#endif
+
+namespace ctir::detail::traverse {
+template <class N>
+class mapped_view;
+} // namespace ctir::detail::traverse
+
+namespace ctir::detail::traverse {
+
+inline constexpr std::size_t npos = std::numeric_limits<std::size_t>::max();
+
+template <std::size_t I, class T>
+struct indexed_type {
+  using type = T;
+};
+template <class Sequence, class... Ts>
+struct type_indexer;
+template <std::size_t... I, class... Ts>
+struct type_indexer<std::index_sequence<I...>, Ts...> : indexed_type<I, Ts>... {};
+template <std::size_t I, class T>
+indexed_type<I, T> select_indexed(const indexed_type<I, T>&);
+
+/// The I-th type of a pack, found by overload resolution (no recursion).
+template <std::size_t I, class... Ts>
+using pack_element_t = typename decltype(select_indexed<I>(
+    type_indexer<std::index_sequence_for<Ts...>, Ts...>{}))::type;
+
+template <std::size_t I, class List>
+struct list_element;
+template <std::size_t I, class... Ts>
+struct list_element<I, type_list<Ts...>> {
+  using type = pack_element_t<I, Ts...>;
+};
+/// The I-th element of a type_list.
+template <std::size_t I, class List>
+using list_element_t = typename list_element<I, List>::type;
+
+/// Concatenation by a fold over `+`: linear, no recursive instantiation.
+template <class... A, class... B>
+type_list<A..., B...> operator+(type_list<A...>, type_list<B...>);
+template <class... Lists>
+struct join {
+  using type = decltype((type_list<>{} + ... + Lists{}));
+};
+template <class... Lists>
+using join_t = typename join<Lists...>::type;
+
+/// The position of T in a pack, or npos.
+template <class T, class... Ts>
+constexpr std::size_t index_in_pack() noexcept {
+  constexpr bool same[] = {std::is_same_v<T, Ts>..., false};
+  for (std::size_t i = 0; i < sizeof...(Ts); ++i) {
+    if (same[i]) {
+      return i;
+    }
+  }
+  return npos;
+}
+
+template <class T, class List>
+struct list_index;
+template <class T, class... Ts>
+struct list_index<T, type_list<Ts...>> {
+  static constexpr std::size_t value = index_in_pack<T, Ts...>();
+};
+
+template <std::size_t N>
+struct kept_positions {
+  std::array<std::size_t, N> at{};
+  std::size_t count = 0;
+};
+
+/// Positions of the first occurrence of every node type (compared by type index).
+template <class... Ts>
+constexpr auto first_occurrences() noexcept {
+  constexpr std::size_t n = sizeof...(Ts);
+  constexpr std::array<std::uint32_t, n> ids{Ts::type_index...};
+  kept_positions<n> result;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool seen = false;
+    for (std::size_t j = 0; j < i && !seen; ++j) {
+      seen = ids[j] == ids[i];
+    }
+    if (!seen) {
+      result.at[result.count++] = i;
+    }
+  }
+  return result;
+}
+
+template <class List>
+struct unique_nodes;
+template <>
+struct unique_nodes<type_list<>> {
+  using type = type_list<>;
+};
+template <class... Ts>
+struct unique_nodes<type_list<Ts...>> {
+  static constexpr auto kept = first_occurrences<Ts...>();
+  template <std::size_t... J>
+  static auto make(std::index_sequence<J...>) -> type_list<pack_element_t<kept.at[J], Ts...>...>;
+  using type = decltype(make(std::make_index_sequence<kept.count>{}));
+};
+/// A list of node types without repetitions, first occurrences kept in order.
+template <class List>
+using unique_nodes_t = typename unique_nodes<List>::type;
+
+template <class List, class Out = type_list<>>
+struct unique_types;
+template <class Out>
+struct unique_types<type_list<>, Out> {
+  using type = Out;
+};
+template <class T, class... Ts, class... Os>
+struct unique_types<type_list<T, Ts...>, type_list<Os...>> {
+  using type =
+      typename unique_types<type_list<Ts...>,
+                            std::conditional_t<(std::is_same_v<T, Os> || ...), type_list<Os...>,
+                                               type_list<Os..., T>>>::type;
+};
+/// A short list of any types without repetitions (recursive: for lists of a few types).
+template <class List>
+using unique_types_t = typename unique_types<List>::type;
+
+// ---------------------------------------------------------------------------------------
+// What a callable takes and returns, when that is not a template.
+
+template <class... Args>
+struct signature_args {
+  static constexpr bool known = true;
+  using args = type_list<Args...>;
+};
+
+template <class F>
+struct member_signature {
+  static constexpr bool known = false;
+};
+#define CTIR_DETAIL_MEMBER_SIGNATURE(qualifiers)                                                   \
+  template <class R, class C, class... A>                                                          \
+  struct member_signature<R (C::*)(A...) qualifiers> : signature_args<A...> {                      \
+    using result = R;                                                                              \
+  }
+CTIR_DETAIL_MEMBER_SIGNATURE();
+CTIR_DETAIL_MEMBER_SIGNATURE(const);
+CTIR_DETAIL_MEMBER_SIGNATURE(noexcept);
+CTIR_DETAIL_MEMBER_SIGNATURE(const noexcept);
+CTIR_DETAIL_MEMBER_SIGNATURE(&);
+CTIR_DETAIL_MEMBER_SIGNATURE(const&);
+CTIR_DETAIL_MEMBER_SIGNATURE(&noexcept);
+CTIR_DETAIL_MEMBER_SIGNATURE(const& noexcept);
+#undef CTIR_DETAIL_MEMBER_SIGNATURE
+
+template <class F, class = void>
+struct callable_signature {
+  static constexpr bool known = false;
+};
+template <class F>
+struct callable_signature<F, std::void_t<decltype(&F::operator())>>
+    : member_signature<decltype(&F::operator())> {};
+template <class R, class... A>
+struct callable_signature<R (*)(A...), void> : signature_args<A...> {
+  using result = R;
+};
+template <class R, class... A>
+struct callable_signature<R (*)(A...) noexcept, void> : signature_args<A...> {
+  using result = R;
+};
+template <class R, class... A>
+struct callable_signature<R(A...), void> : signature_args<A...> {
+  using result = R;
+};
+
+// ---------------------------------------------------------------------------------------
+// Node parameters: `const Ref<N>&`, `Ref<N>`, `const N&`.
+
+enum class param_form : std::uint8_t {
+  none,   ///< not a node parameter
+  ref,    ///< a Ref<N> (by value or const reference)
+  node,   ///< a `const N&`
+  mapped, ///< a `const Mapped<N>&`: a map callback that sees the mapped children first
+};
+
+template <class P>
+struct node_param {
+  static constexpr param_form form = param_form::none;
+  using node = void;
+};
+template <class N>
+struct node_param<Ref<N>> {
+  static constexpr param_form form = param_form::ref;
+  using node = N;
+};
+template <class N>
+struct node_param<mapped_view<N>> {
+  static constexpr param_form form = param_form::mapped;
+  using node = N;
+};
+template <class P>
+requires ir_node<P>
+struct node_param<P> {
+  static constexpr param_form form = param_form::node;
+  using node = P;
+};
+
+// ---------------------------------------------------------------------------------------
+// Borrowed references: a Ref that points at a node without owning it.
+
+/// A `Ref<T>` that refers to a node someone else keeps alive, without touching the count.
+///
+/// Callbacks take `const Ref<T>&`; building a real Ref for each call would cost two atomic
+/// operations per node. Ref<T> is a standard-layout class whose only member is the pointer,
+/// so the pointer is reached through the (pointer-interconvertible) object address and
+/// cleared again before the Ref is destroyed.
+template <class T>
+class borrowed_ref {
+  static_assert(std::is_standard_layout_v<Ref<T>> && sizeof(Ref<T>) == sizeof(const T*),
+                "ctir: Ref<T> must be a standard-layout wrapper of one pointer");
+
+public:
+  explicit borrowed_ref(const T* object) noexcept { slot() = object; }
+  borrowed_ref(const borrowed_ref&) = delete;
+  borrowed_ref& operator=(const borrowed_ref&) = delete;
+  ~borrowed_ref() { slot() = nullptr; }
+
+  const Ref<T>& get() const noexcept { return ref_; }
+
+private:
+  const T*& slot() noexcept { return *reinterpret_cast<const T**>(&ref_); }
+  Ref<T> ref_;
+};
+
+/// Moves an ObjectRef known to hold a T into a Ref<T> without touching the count.
+template <class T>
+Ref<T> static_ref_cast(ObjectRef&& ref) noexcept {
+  static_assert(std::is_standard_layout_v<Ref<T>> && sizeof(Ref<T>) == sizeof(const T*));
+  Ref<T> result;
+  *reinterpret_cast<const T**>(&result) = static_cast<const T*>(ref.release());
+  return result;
+}
+
+/// Moves a Ref<U> into a Ref<T> (T a base or a subclass known to match) without counting.
+template <class T, class U>
+Ref<T> static_ref_cast(Ref<U>&& ref) noexcept {
+  if constexpr (std::is_same_v<T, U>) {
+    return std::move(ref);
+  } else {
+    static_assert(std::is_standard_layout_v<Ref<T>> && sizeof(Ref<T>) == sizeof(const T*));
+    Ref<T> result;
+    *reinterpret_cast<const T**>(&result) =
+        static_cast<const T*>(static_cast<const Object*>(ref.release()));
+    return result;
+  }
+}
+
+} // namespace ctir::detail::traverse

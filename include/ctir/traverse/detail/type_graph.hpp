@@ -1,0 +1,178 @@
+// The static type graph under a root type, and which of its types may contain a match.
+//
+// A static walk prunes: it does not descend into a field whose static type can never,
+// through the hooks and families, lead to a node some callback matches. The graph's nodes
+// are the node types reachable from the root (a field's element type, a family's members);
+// it is found by a breadth-first closure whose depth is the graph's diameter, and the
+// "may contain a match" table is a constexpr fixed point over it, which handles cycles
+// (an expression holds expressions) without any recursive instantiation.
+#pragma once
+
+#include <ctir/core/node.hpp>
+#include <ctir/core/type_list.hpp>
+#include <ctir/hooks/family.hpp>
+#include <ctir/hooks/hooks.hpp>
+#include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/meta.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace ctir::detail::traverse {
+
+/// Whether the traversals descend into field F: a node or node array not flagged ignore.
+template <class F>
+inline constexpr bool is_child_field_v =
+    F::kind != FieldKind::value && !F::ignored && !std::is_void_v<typename F::element_type>;
+
+template <class T, std::size_t I>
+using field_type_t = std::remove_cvref_t<decltype(field_at_v<T, I>)>;
+
+template <class F>
+using field_children_t =
+    std::conditional_t<is_child_field_v<F>, type_list<typename F::element_type>, type_list<>>;
+
+template <class T, std::size_t... I>
+auto field_element_types(std::index_sequence<I...>)
+    -> join_t<field_children_t<field_type_t<T, I>>...>;
+
+/// The successors of a node type in the type graph: an abstract type's family members, a
+/// concrete type's child-field element types.
+template <class T>
+struct type_successors {
+  using type = decltype(field_element_types<T>(std::make_index_sequence<field_count_v<T>>{}));
+};
+template <class T>
+requires(T::is_abstract_type) struct type_successors<T> {
+  using type = family_t<T>;
+};
+template <class T>
+using type_successors_t = typename type_successors<T>::type;
+
+template <class List>
+struct closure_step;
+template <class... Ts>
+struct closure_step<type_list<Ts...>> {
+  using type = unique_nodes_t<join_t<type_list<Ts...>, type_successors_t<Ts>...>>;
+};
+
+/// Iterates closure_step to its fixed point (depth: the graph's diameter, a handful).
+template <class List, class Next = typename closure_step<List>::type>
+struct closure {
+  using type = typename closure<Next>::type;
+};
+template <class List>
+struct closure<List, List> {
+  using type = List;
+};
+
+/// Every node type reachable from Root (Root first; abstract and concrete types).
+template <class Root>
+using reachable_types_t = typename closure<type_list<Root>>::type;
+
+template <class List>
+struct concrete_filter;
+template <class... Ts>
+struct concrete_filter<type_list<Ts...>> {
+  using type = join_t<std::conditional_t<Ts::is_abstract_type, type_list<>, type_list<Ts>>...>;
+};
+/// The concrete members of a list.
+template <class List>
+using concrete_types_t = typename concrete_filter<List>::type;
+
+template <class T>
+struct successor_ids {
+  template <class... S>
+  static constexpr std::array<std::uint32_t, sizeof...(S)> make(type_list<S...>) noexcept {
+    return {S::type_index...};
+  }
+  static constexpr auto value = make(type_successors_t<T>{});
+};
+
+template <class... Ts>
+constexpr std::size_t position_of_id(std::uint32_t id) noexcept {
+  constexpr std::array<std::uint32_t, sizeof...(Ts)> ids{Ts::type_index...};
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == id) {
+      return i;
+    }
+  }
+  return npos;
+}
+
+/// `contains[i]`: whether a field of static type Universe[i] may hold, at any depth, a node
+/// that Matcher matches. Matcher::template direct<T>() says whether T itself is a hit (for
+/// an abstract T: whether a node of a subtype unknown at compile time could be one).
+template <class Universe, class Matcher>
+struct contain_table;
+template <class... Ts, class Matcher>
+struct contain_table<type_list<Ts...>, Matcher> {
+  static constexpr std::size_t size = sizeof...(Ts);
+  static constexpr std::size_t edge_count = (successor_ids<Ts>::value.size() + ... + 0);
+
+  static constexpr std::array<bool, size> compute() noexcept {
+    std::array<bool, size> contains{Matcher::template direct<Ts>()...};
+    std::array<std::size_t, edge_count + 1> from{};
+    std::array<std::size_t, edge_count + 1> to{};
+    std::size_t edge = 0;
+    std::size_t owner = 0;
+    (
+        [&] {
+          for (std::uint32_t id : successor_ids<Ts>::value) {
+            from[edge] = owner;
+            to[edge] = position_of_id<Ts...>(id);
+            ++edge;
+          }
+          ++owner;
+        }(),
+        ...);
+    // Propagate "contains" backwards along the edges until nothing changes; cycles are fine.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t e = 0; e < edge_count; ++e) {
+        if (!contains[from[e]] && to[e] != npos && contains[to[e]]) {
+          contains[from[e]] = true;
+          changed = true;
+        }
+      }
+    }
+    return contains;
+  }
+  static constexpr std::array<bool, size> value = compute();
+
+  template <class T>
+  static constexpr bool may_contain() noexcept {
+    constexpr std::size_t position = index_in_pack<T, Ts...>();
+    // An error here means a field's element type was left out of the type graph.
+    static_assert(position != npos, "ctir: internal error: type outside the traversal graph");
+    return value[position];
+  }
+
+  /// Whether a traversal enters some field of a node of type C at a site of kind Region:
+  /// a field that may lead to a matched node (a variable at a use is a leaf).
+  template <class C, DefRegionKind Region>
+  static constexpr bool enters_children() noexcept {
+    if constexpr (is_use_site<C>(Region)) {
+      return false;
+    } else {
+      return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (entered_field<field_type_t<C, I>>() || ...);
+      }(std::make_index_sequence<field_count_v<C>>{});
+    }
+  }
+
+private:
+  template <class F>
+  static constexpr bool entered_field() noexcept {
+    if constexpr (is_child_field_v<F>) {
+      return may_contain<typename F::element_type>();
+    } else {
+      return false;
+    }
+  }
+};
+
+} // namespace ctir::detail::traverse

@@ -1,0 +1,401 @@
+// The static walk: native recursion within a depth budget, an explicit stack beyond it.
+#pragma once
+
+#include <ctir/core/node.hpp>
+#include <ctir/core/object.hpp>
+#include <ctir/hooks/family.hpp>
+#include <ctir/hooks/hooks.hpp>
+#include <ctir/traverse/callbacks.hpp>
+#include <ctir/traverse/detail/callback_set.hpp>
+#include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/meta.hpp>
+#include <ctir/traverse/detail/type_graph.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ctir::detail::traverse {
+
+// ---------------------------------------------------------------------------------------
+// Payloads: what an interrupt carries back.
+
+template <class R>
+struct walk_result_traits {
+  static constexpr bool valid = false;
+  using payload = void;
+};
+template <>
+struct walk_result_traits<void_result> {
+  static constexpr bool valid = true;
+  using payload = void;
+};
+template <class P>
+struct walk_result_traits<WalkResult<P>> {
+  static constexpr bool valid = true;
+  using payload = P;
+};
+template <>
+struct walk_result_traits<unknown_result> {
+  static constexpr bool valid = true;
+  using payload = void;
+};
+
+/// Whether R is a result a walk callback may return.
+template <class R>
+inline constexpr bool is_walk_result_v = walk_result_traits<R>::valid;
+
+template <class... Ps>
+struct payload_merge {
+  using list =
+      unique_types_t<join_t<std::conditional_t<std::is_void_v<Ps>, type_list<>, type_list<Ps>>...>>;
+  static constexpr bool single = list::size <= 1;
+  using type =
+      std::conditional_t<list::size == 0, void, list_element_t<0, join_t<list, type_list<void>>>>;
+};
+
+/// The payload type of a set of callbacks: the one non-void payload they interrupt with.
+template <class Set, class... Lead>
+struct set_payload {
+  // A callback set that is not a list of static callbacks (the runtime layer's) names it.
+  static constexpr bool single = true;
+  using type = typename Set::payload_type;
+};
+template <class... B, class... Lead>
+struct set_payload<callback_set<std::tuple<B...>>, Lead...> {
+  using merge =
+      payload_merge<typename walk_result_traits<declared_result_t<B, Lead...>>::payload...>;
+  static constexpr bool single = merge::single;
+  using type = typename merge::type;
+};
+
+template <class P>
+struct payload_slot {
+  std::optional<P> value;
+};
+template <>
+struct payload_slot<void> {};
+
+/// Applies a callback's result: stores an interrupt's payload, returns the action.
+template <class Payload, class R>
+WalkAction apply_walk_result(payload_slot<Payload>& slot, R&& result) {
+  using T = std::remove_cvref_t<R>;
+  if constexpr (std::is_same_v<T, void_result>) {
+    (void)slot;
+    return WalkAction::advance;
+  } else {
+    static_assert(is_walk_result_v<T>,
+                  "ctir::walk: a walk callback returns void, ctir::advance, ctir::skip or "
+                  "ctir::interrupt(payload); to rewrite nodes, use ctir::map");
+    const WalkAction action = result.action();
+    if constexpr (!std::is_void_v<Payload>) {
+      if (action == WalkAction::interrupt && !slot.value) {
+        if constexpr (!std::is_void_v<typename walk_result_traits<T>::payload>) {
+          if (result.payload()) {
+            slot.value.emplace(std::move(*std::forward<R>(result).payload()));
+            return action;
+          }
+        }
+        if constexpr (std::is_default_constructible_v<Payload>) {
+          slot.value.emplace();
+        }
+      }
+    } else {
+      // An error here means a callback interrupts with a payload while the walk's payload
+      // type is unknown: a generic with_def_region_kind callback's result is only known when
+      // it is called; name the variable type in its parameter.
+      static_assert(std::is_void_v<typename walk_result_traits<T>::payload>,
+                    "ctir::walk: this callback interrupts with a payload the walk cannot "
+                    "return; name the node type in its parameter (const Var&) so that the walk "
+                    "knows its result type");
+      (void)slot;
+    }
+    return action;
+  }
+}
+
+/// The result of a step of a walk that cannot be interrupted: always "go on", known to the
+/// compiler, so that no flag travels through the recursion.
+struct always_true {
+  constexpr always_true() noexcept = default;
+  constexpr always_true(bool) noexcept {}
+  constexpr operator bool() const noexcept { return true; }
+};
+
+template <class Set, class C, class... Lead>
+constexpr bool may_interrupt_at() noexcept {
+  constexpr std::size_t k = Set::template first_match<C>();
+  if constexpr (k == npos) {
+    return false;
+  } else {
+    using B = std::tuple_element_t<k, typename Set::tuple_type>;
+    return !std::is_same_v<callback_result_t<B, C, Lead...>, void_result>;
+  }
+}
+
+/// Whether some callback of Set, on some node of the types Concrete, returns anything but
+/// void (callbacks that may interrupt), or matches nodes of types registered at run time.
+template <class Set>
+struct set_any_non_void {
+  // The runtime layer's callbacks may always interrupt.
+  static constexpr bool value = true;
+};
+template <class... B>
+struct set_any_non_void<callback_set<std::tuple<B...>>> {
+  static constexpr bool value = (!std::is_same_v<declared_result_t<B>, void_result> || ...);
+  // (A generic with_def_region_kind callback counts as one that may interrupt.)
+};
+
+template <class Set, class Concrete>
+struct set_can_interrupt;
+template <class Set, class... Cs>
+struct set_can_interrupt<Set, type_list<Cs...>> {
+  static constexpr bool value =
+      set_any_non_void<Set>::value || (may_interrupt_at<Set, Cs>() || ...);
+};
+
+// ---------------------------------------------------------------------------------------
+
+/// One walk: the callbacks, the pruning table of the root's type graph and the state.
+template <class Root, class Set, WalkOrder Order, class Payload>
+class walk_engine {
+public:
+  using universe = reachable_types_t<Root>;
+  using concrete = concrete_types_t<universe>;
+  using table = contain_table<universe, typename Set::matcher>;
+  /// Whether some callback can stop the walk; if none can, the recursion carries no flag.
+  static constexpr bool can_stop = set_can_interrupt<Set, concrete>::value;
+  using step_result = std::conditional_t<can_stop, bool, always_true>;
+
+  explicit walk_engine(const Set& set) noexcept : set_(set), stack_floor_(stack_floor()) {}
+
+  /// Walks the node in a field of static type E at a site of kind Region; false once the
+  /// walk is interrupted. Inlined where the field is read, so
+  /// that a node with nothing to walk below it (a leaf, a variable at a use) costs no call.
+  template <class E, DefRegionKind Region>
+  CTIR_DETAIL_ALWAYS_INLINE step_result walk_ref(const E* node) {
+    if (node == nullptr) {
+      return true;
+    }
+    return dispatch_family(
+        *node,
+        [&](const auto& concrete_node) CTIR_DETAIL_INLINE_LAMBDA -> step_result {
+          return walk_concrete<Region>(concrete_node);
+        },
+        [&](const Object& other) -> step_result { return walk_deep(&other, Region); });
+  }
+
+  /// Whether a field of static type E can lead to a matched node.
+  template <class E>
+  static constexpr bool may_contain() noexcept {
+    return table::template may_contain<E>();
+  }
+
+  payload_slot<Payload>& payload() noexcept { return payload_; }
+
+  /// Walks a node through its type's field table only (the runtime layer's entry).
+  bool walk_dynamic(const Object* node, DefRegionKind region) {
+    return node == nullptr || walk_deep(node, region);
+  }
+
+private:
+  template <std::size_t K, class C>
+  WalkAction call(const C& node, DefRegionKind region) {
+    node_provider<C> provider{&node};
+    return apply_walk_result(payload_, std::get<K>(set_.items).call(provider, region));
+  }
+
+  /// Whether a node of type C at a site of kind Region has fields the walk enters.
+  template <class C, DefRegionKind Region>
+  static constexpr bool has_children() noexcept {
+    return table::template enters_children<C, Region>();
+  }
+
+  template <DefRegionKind Region, class C>
+  CTIR_DETAIL_ALWAYS_INLINE step_result walk_concrete(const C& node) {
+    if constexpr (has_children<C, Region>()) {
+      return walk_inner<Region>(node);
+    } else {
+      constexpr std::size_t k = Set::template first_match<C>();
+      if constexpr (k != npos) {
+        const WalkAction action = call<k>(node, Region);
+        return action != WalkAction::interrupt;
+      } else {
+        return true;
+      }
+    }
+  }
+
+  /// A node with children to walk: one out-of-line function per type and region, the only
+  /// place where the native recursion deepens, so the only place that checks the budget.
+  template <DefRegionKind Region, class C>
+  CTIR_DETAIL_NOINLINE step_result walk_inner(const C& node) {
+    if (stack_position() < stack_floor_) [[unlikely]] {
+      return walk_deep(&node, Region);
+    }
+    constexpr std::size_t k = Set::template first_match<C>();
+    if constexpr (Order == WalkOrder::pre && k != npos) {
+      const WalkAction action = call<k>(node, Region);
+      if (action == WalkAction::interrupt) {
+        return false;
+      }
+      if (action == WalkAction::skip) {
+        return true;
+      }
+    }
+    const step_result ok = [&]<std::size_t... I>(std::index_sequence<I...>)
+                               CTIR_DETAIL_INLINE_LAMBDA->step_result {
+      return (walk_field<C, I, Region>(node) && ...);
+    }
+    (std::make_index_sequence<field_count_v<C>>{});
+    if (!ok) {
+      return false;
+    }
+    if constexpr (Order == WalkOrder::post && k != npos) {
+      if (call<k>(node, Region) == WalkAction::interrupt) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  template <class C, std::size_t I, DefRegionKind Region>
+  CTIR_DETAIL_ALWAYS_INLINE step_result walk_field(const C& node) {
+    using F = field_type_t<C, I>;
+    if constexpr (!is_child_field_v<F>) {
+      return true;
+    } else {
+      using E = typename F::element_type;
+      if constexpr (!may_contain<E>()) {
+        return true;
+      } else {
+        constexpr DefRegionKind inner = child_region(Region, F::def_kind);
+        if constexpr (F::kind == FieldKind::node) {
+          return walk_ref<E, inner>(F::get(node).get());
+        } else {
+          for (const auto& child : F::get(node)) {
+            if (!walk_ref<E, inner>(child.get())) {
+              return false;
+            }
+          }
+          return true;
+        }
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // The explicit-stack walk: the rest of a subtree too deep for native recursion, and any
+  // node whose type was registered at run time (walked through its field table).
+
+  struct item {
+    const Object* node;
+    DefRegionKind region;
+    bool exit;
+  };
+
+  [[gnu::noinline]] bool walk_deep(const Object* root, DefRegionKind region) {
+    std::vector<item> stack;
+    stack.push_back({root, region, false});
+    while (!stack.empty()) {
+      const item current = stack.back();
+      stack.pop_back();
+      const bool ok = dispatch_list(
+          concrete{}, *current.node,
+          [&](const auto& node) { return deep_step(node, current, stack); },
+          [&](const Object& node) { return deep_step_dynamic(node, current, stack); });
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  template <class C>
+  bool deep_step(const C& node, const item& current, std::vector<item>& stack) {
+    constexpr std::size_t k = Set::template first_match<C>();
+    if constexpr (Order == WalkOrder::post && k != npos) {
+      if (current.exit) {
+        return call<k>(node, current.region) != WalkAction::interrupt;
+      }
+      stack.push_back({&node, current.region, true});
+    }
+    if constexpr (Order == WalkOrder::pre && k != npos) {
+      const WalkAction action = call<k>(node, current.region);
+      if (action == WalkAction::interrupt) {
+        return false;
+      }
+      if (action == WalkAction::skip) {
+        return true;
+      }
+    }
+    if (!is_use_site<C>(current.region)) {
+      constexpr std::size_t n = field_count_v<C>;
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (push_field<C, n - 1 - I>(node, current.region, stack), ...);
+      }
+      (std::make_index_sequence<n>{});
+    }
+    return true;
+  }
+
+  template <class C, std::size_t I>
+  void push_field(const C& node, DefRegionKind region, std::vector<item>& stack) {
+    using F = field_type_t<C, I>;
+    if constexpr (is_child_field_v<F>) {
+      if constexpr (may_contain<typename F::element_type>()) {
+        const DefRegionKind inner = child_region(region, F::def_kind);
+        if constexpr (F::kind == FieldKind::node) {
+          if (const auto* child = F::get(node).get()) {
+            stack.push_back({child, inner, false});
+          }
+        } else {
+          const auto& children = F::get(node);
+          for (auto it = children.rbegin(); it != children.rend(); ++it) {
+            if (const auto* child = it->get()) {
+              stack.push_back({child, inner, false});
+            }
+          }
+        }
+      }
+    }
+  }
+
+  bool deep_step_dynamic(const Object& node, const item& current, std::vector<item>& stack) {
+    WalkAction action = WalkAction::advance;
+    auto handler = [&](auto&& result) {
+      action = apply_walk_result(payload_, std::forward<decltype(result)>(result));
+    };
+    if (current.exit) {
+      set_.call_dynamic(node, current.region, handler);
+      return action != WalkAction::interrupt;
+    }
+    if constexpr (Order == WalkOrder::pre) {
+      set_.call_dynamic(node, current.region, handler);
+      if (action == WalkAction::interrupt) {
+        return false;
+      }
+      if (action == WalkAction::skip) {
+        return true;
+      }
+    } else if (set_.matches_dynamic(node)) {
+      stack.push_back({&node, current.region, true});
+    }
+    if (!is_dynamic_use_site(node, current.region)) {
+      for_each_dynamic_child<true>(node, current.region,
+                                   [&](const Object* child, DefRegionKind inner) {
+                                     stack.push_back({child, inner, false});
+                                   });
+    }
+    return true;
+  }
+
+  const Set set_;
+  std::uintptr_t stack_floor_;
+  payload_slot<Payload> payload_;
+};
+
+} // namespace ctir::detail::traverse

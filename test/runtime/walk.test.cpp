@@ -1,0 +1,194 @@
+// Tests of include/ctir/runtime/walk.hpp: the type-erased walk gives the static walk's results.
+#include <ctir/ir/ir.hpp>
+#include <ctir/runtime/walk.hpp>
+#include <ctir/traverse/walk.hpp>
+
+#include "traverse_testing.hpp"
+
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace ctir;
+using namespace ctir::testing;
+
+namespace {
+
+using strings = std::vector<std::string>;
+
+strings runtime_statements(const ObjectRef& root, WalkOrder order) {
+  strings seen;
+  runtime::Callbacks cbs;
+  cbs.on("ir.Stmt", [&](const ObjectRef& s) { seen.push_back(short_key(*s)); });
+  runtime::walk(root, cbs, order);
+  return seen;
+}
+
+strings static_statements(const ObjectRef& root, WalkOrder order) {
+  strings seen;
+  walk(root, on<StmtNode>([&](const Stmt& s) { seen.push_back(short_key(*s)); }), order);
+  return seen;
+}
+
+} // namespace
+
+TEST_CASE("the runtime walk finds the tensors add_one writes") {
+  AddOne add_one;
+  strings written;
+  runtime::Callbacks cbs;
+  cbs.on("ir.TensorStore",
+         [&](const ObjectRef& node) { written.push_back(node.as<TensorStoreNode>()->dest->name); });
+  runtime::walk(add_one.func, cbs);
+  CHECK(written == strings{"B"});
+}
+
+TEST_CASE("the runtime walk orders statements as the static walk does") {
+  AddOne add_one;
+  CHECK(runtime_statements(add_one.func, WalkOrder::pre) ==
+        strings{"SeqStmt", "For", "SeqStmt", "TensorStore"});
+  CHECK(runtime_statements(add_one.func, WalkOrder::post) ==
+        strings{"TensorStore", "SeqStmt", "For", "SeqStmt"});
+  CHECK(runtime_statements(add_one.func, WalkOrder::pre) ==
+        static_statements(add_one.func, WalkOrder::pre));
+  CHECK(runtime_statements(add_one.func, WalkOrder::post) ==
+        static_statements(add_one.func, WalkOrder::post));
+}
+
+TEST_CASE("the runtime walk visits every node in the static walk's order") {
+  AddOne add_one;
+  for (WalkOrder order : {WalkOrder::pre, WalkOrder::post}) {
+    std::vector<const Object*> by_static;
+    std::vector<const Object*> by_runtime;
+    walk(
+        add_one.func, [&](const Object& node) { by_static.push_back(&node); }, order);
+    runtime::Callbacks cbs;
+    cbs.on("Object", [&](const ObjectRef& node) { by_runtime.push_back(node.get()); });
+    runtime::walk(add_one.func, cbs, order);
+    CHECK(by_runtime == by_static);
+    CHECK(by_runtime.size() == 24);
+  }
+}
+
+TEST_CASE("a runtime skip keeps the walk out of the node's children in pre-order") {
+  AddOne add_one;
+  strings seen;
+  runtime::Callbacks cbs;
+  cbs.on("ir.Stmt", [&](const ObjectRef& s) -> runtime::WalkResult {
+    seen.push_back(short_key(*s));
+    return s.is<ForNode>() ? skip : advance;
+  });
+  runtime::walk(add_one.func, cbs, WalkOrder::pre);
+  CHECK(seen == strings{"SeqStmt", "For"});
+}
+
+TEST_CASE("a runtime interrupt stops the walk and returns its payload") {
+  AddOne add_one;
+  runtime::Callbacks cbs;
+  cbs.on("ir.TensorStore", [&](const ObjectRef& store) -> runtime::WalkResult {
+    return interrupt(ObjectRef(store.as<TensorStoreNode>()->dest));
+  });
+  std::optional<ObjectRef> found = runtime::walk(add_one.func, cbs);
+  REQUIRE(found.has_value());
+  CHECK(found->same_as(add_one.B));
+  runtime::Callbacks none;
+  none.on("ir.TensorStore", [](const ObjectRef&) { return interrupt(); });
+  std::optional<ObjectRef> bare = runtime::walk(add_one.func, none);
+  REQUIRE(bare.has_value());
+  CHECK_FALSE(bare->defined()); // interrupted, without a payload
+  runtime::Callbacks never;
+  never.on("ir.Bind", [](const ObjectRef&) { return interrupt(); });
+  CHECK_FALSE(runtime::walk(add_one.func, never).has_value());
+}
+
+TEST_CASE("runtime with_def_region_kind reports add_one's definition sites") {
+  AddOne add_one;
+  strings sites;
+  runtime::Callbacks cbs;
+  cbs.with_def_region_kind([&](const ObjectRef& var, DefRegionKind kind) {
+    if (kind != DefRegionKind::none) {
+      sites.push_back(var.as<VarNode>()->name + " " + std::string(to_string(kind)));
+    }
+  });
+  runtime::walk(add_one.func, cbs, WalkOrder::pre);
+  CHECK(sites == strings{"A DEF_PATTERN", "n DEF_PATTERN", "B DEF_PATTERN", "n DEF_PATTERN",
+                         "i DEF_SIMPLE"});
+}
+
+TEST_CASE("runtime callbacks match by ancestry and the first registered one wins") {
+  AddOne add_one;
+  strings seen;
+  runtime::Callbacks cbs;
+  cbs.on<ForNode>([&](const ObjectRef&) { seen.push_back("loop"); });
+  cbs.on(type_info_v<StmtNode>, [&](const ObjectRef& s) { seen.push_back(short_key(*s)); });
+  cbs.on("ir.TensorStore", [&](const ObjectRef&) { seen.push_back("never"); });
+  runtime::walk(add_one.func, cbs);
+  CHECK(seen == strings{"TensorStore", "SeqStmt", "loop", "SeqStmt"});
+}
+
+TEST_CASE("the runtime walk sees inside a node type registered at run time, by its parent") {
+  AddOne add_one;
+  Stmt block = plugin_block({add_one.func->body, add_one.i}, "block", add_one.func->body);
+  PrimFunc f = PrimFunc::make("f", {add_one.A, add_one.B}, block);
+  CHECK(runtime_statements(f, WalkOrder::pre) ==
+        strings{"SeqStmt", "test.PluginBlock", "SeqStmt", "For", "SeqStmt", "TensorStore"});
+  CHECK(runtime_statements(f, WalkOrder::pre) == static_statements(f, WalkOrder::pre));
+  int blocks = 0;
+  runtime::Callbacks cbs;
+  cbs.on("test.PluginBlock", [&](const ObjectRef& b) {
+    blocks += static_cast<const PluginBlockNode&>(*b).tag == "block" ? 1 : 0;
+  });
+  runtime::walk(f, cbs);
+  CHECK(blocks == 1);
+}
+
+TEST_CASE("the runtime walk refuses unknown type keys and callbacks of another kind") {
+  runtime::Callbacks cbs;
+  CHECK_THROWS_AS(cbs.on("ir.NoSuchNode", [](const ObjectRef&) {}), Error);
+  try {
+    cbs.on("ir.NoSuchNode", [](const ObjectRef&) {});
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()).find("ir.NoSuchNode") != std::string::npos);
+  }
+  runtime::Callbacks maps;
+  maps.on("ir.Var", [](const ObjectRef& v) { return v; });
+  AddOne add_one;
+  CHECK_THROWS_AS(runtime::walk(add_one.func, maps), Error);
+  try {
+    runtime::walk(add_one.func, maps);
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    CHECK(message.find("ir.Var") != std::string::npos);
+    CHECK(message.find("map callback") != std::string::npos);
+  }
+}
+
+TEST_CASE("the runtime walk handles a chain a million deep") {
+  Var x = Var::make("x", DataType::int32());
+  PrimExpr chain = x;
+  for (int k = 0; k < 1'000'000; ++k) {
+    chain = chain + 1;
+  }
+  std::size_t adds = 0;
+  runtime::Callbacks cbs;
+  cbs.on("ir.Add", [&](const ObjectRef&) { ++adds; });
+  runtime::walk(chain, cbs);
+  CHECK(adds == 1'000'000);
+  adds = 0;
+  runtime::walk(chain, cbs, WalkOrder::pre);
+  CHECK(adds == 1'000'000);
+  runtime::Callbacks first;
+  first.on("ir.Add", [](const ObjectRef& add) { return interrupt(add); });
+  std::optional<ObjectRef> innermost = runtime::walk(chain, first);
+  REQUIRE(innermost.has_value());
+  CHECK(innermost->as<AddNode>()->a.same_as(x));
+}
+
+TEST_CASE("the runtime walk of a null root calls nothing") {
+  int calls = 0;
+  runtime::Callbacks cbs;
+  cbs.on("Object", [&](const ObjectRef&) { ++calls; });
+  CHECK_FALSE(runtime::walk(ObjectRef(), cbs).has_value());
+  CHECK(calls == 0);
+}
