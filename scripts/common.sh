@@ -48,6 +48,10 @@ ctir_missing_packages() {
   [[ -f /usr/include/doctest/doctest.h ]] || echo doctest-dev
   ctir_have_benchmark_config || echo libbenchmark-dev
   command -v valgrind >/dev/null 2>&1 || echo valgrind
+  # libFuzzer's runtime, for the parser's fuzz target (test/fuzz).
+  compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
+    compgen -G "/usr/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
+    echo libclang-rt-dev
 }
 
 # ensure_packages: installs the missing build and test dependencies with

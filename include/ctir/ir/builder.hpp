@@ -12,61 +12,76 @@
 
 namespace ctir {
 
-/// The scalar dtype of a tensor-level expression (tensor-typed variables give their
-/// element dtype). Follows left operands in a loop, so deep expressions are fine.
-inline DataType dtype_of(const PrimExpr& expr) {
-  if (!expr.defined()) {
-    throw Error("ctir: dtype_of a null expression");
-  }
-  const auto as = []<class T>(const PrimExprNode* n, std::type_identity<T>) -> const T* {
-    return instance_of<T>(*n) ? static_cast<const T*>(n) : nullptr;
-  };
-  const PrimExprNode* node = expr.get();
-  while (true) {
-    if (const auto* imm = as(node, std::type_identity<IntImmNode>{})) {
-      return imm->dtype;
-    }
-    if (const auto* imm = as(node, std::type_identity<FloatImmNode>{})) {
-      return imm->dtype;
-    }
-    if (const auto* var = as(node, std::type_identity<VarNode>{})) {
-      if (const auto* prim = var->ty.as<PrimTypeNode>()) {
+namespace detail {
+
+/// The dtype rules of ctir::dtype_of on a raw node (int32 for null), followed in a loop
+/// so that a deep expression costs no stack; shared by the printer and the parser.
+inline DataType dtype_of_node(const PrimExprNode* node) {
+  while (node != nullptr) {
+    switch (node->dynamic_type_index()) {
+    case IntImmNode::type_index:
+      return static_cast<const IntImmNode*>(node)->dtype;
+    case FloatImmNode::type_index:
+      return static_cast<const FloatImmNode*>(node)->dtype;
+    case VarNode::type_index: {
+      const Type& ty = static_cast<const VarNode*>(node)->ty;
+      if (const auto* prim = ty.as<PrimTypeNode>()) {
         return prim->dtype;
       }
-      if (const auto* tensor = var->ty.as<TensorTypeNode>()) {
+      if (const auto* tensor = ty.as<TensorTypeNode>()) {
         return tensor->dtype;
       }
       return DataType::int32();
     }
-    if (const auto* cast = as(node, std::type_identity<CastNode>{})) {
-      return cast->dtype;
-    }
-    if (instance_of<EQNode>(*node) || instance_of<NENode>(*node) || instance_of<LTNode>(*node) ||
-        instance_of<LENode>(*node) || instance_of<GTNode>(*node) || instance_of<GENode>(*node) ||
-        instance_of<AndNode>(*node) || instance_of<OrNode>(*node) || instance_of<NotNode>(*node)) {
+    case CastNode::type_index:
+      return static_cast<const CastNode*>(node)->dtype;
+    case EQNode::type_index:
+    case NENode::type_index:
+    case LTNode::type_index:
+    case LENode::type_index:
+    case GTNode::type_index:
+    case GENode::type_index:
+    case AndNode::type_index:
+    case OrNode::type_index:
+    case NotNode::type_index:
       return DataType::boolean();
-    }
-    const PrimExprNode* next = nullptr;
-    if (const auto* load = as(node, std::type_identity<TensorLoadNode>{})) {
-      next = load->source.get();
-    } else if (const auto* neg = as(node, std::type_identity<NegNode>{})) {
-      next = neg->a.get();
-    } else if (const auto* select = as(node, std::type_identity<SelectNode>{})) {
-      next = select->true_value.get();
-    } else {
+    case TensorLoadNode::type_index:
+      node = static_cast<const TensorLoadNode*>(node)->source.get();
+      continue;
+    case NegNode::type_index:
+      node = static_cast<const NegNode*>(node)->a.get();
+      continue;
+    case SelectNode::type_index:
+      node = static_cast<const SelectNode*>(node)->true_value.get();
+      continue;
+    default: {
       // The arithmetic binary nodes (and run-time types with an `a` field): the left operand.
+      const PrimExprNode* next = nullptr;
       for (const FieldInfo& field : node->type_info().fields) {
         if (field.name == "a" && field.kind == FieldKind::node) {
           next = static_cast<const PrimExprNode*>(field.get(*node, field));
           break;
         }
       }
+      if (next == nullptr) {
+        return DataType::int32();
+      }
+      node = next;
     }
-    if (next == nullptr) {
-      return DataType::int32();
     }
-    node = next;
   }
+  return DataType::int32();
+}
+
+} // namespace detail
+
+/// The scalar dtype of a tensor-level expression (tensor-typed variables give their
+/// element dtype). Follows left operands in a loop, so deep expressions are fine.
+inline DataType dtype_of(const PrimExpr& expr) {
+  if (!expr.defined()) {
+    throw Error("ctir: dtype_of a null expression");
+  }
+  return detail::dtype_of_node(expr.get());
 }
 
 /// A literal of the given dtype: IntImm for integers and bool, FloatImm for floats.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
+#include <ctir/ir/builder.hpp>
 #include <ctir/ir/families.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
@@ -244,58 +245,6 @@ inline int precedence_of(const Object& node) {
     return view.precedence;
   }
   return atom_precedence;
-}
-
-/// The dtype a `let %v = value;` statement gives `%v` when it has no annotation: the
-/// rules of ctir::dtype_of, followed in a loop so that a deep value costs no stack.
-inline DataType binding_dtype_of(const PrimExprNode* expr) {
-  while (expr != nullptr) {
-    switch (expr->dynamic_type_index()) {
-    case IntImmNode::type_index:
-      return static_cast<const IntImmNode*>(expr)->dtype;
-    case FloatImmNode::type_index:
-      return static_cast<const FloatImmNode*>(expr)->dtype;
-    case TensorLoadNode::type_index:
-      expr = static_cast<const TensorLoadNode*>(expr)->source.get();
-      continue;
-    case VarNode::type_index: {
-      const Type& ty = static_cast<const VarNode*>(expr)->ty;
-      if (const auto* prim = ty.as<PrimTypeNode>()) {
-        return prim->dtype;
-      }
-      if (const auto* tensor = ty.as<TensorTypeNode>()) {
-        return tensor->dtype;
-      }
-      return DataType::int32();
-    }
-    case CastNode::type_index:
-      return static_cast<const CastNode*>(expr)->dtype;
-    case EQNode::type_index:
-    case NENode::type_index:
-    case LTNode::type_index:
-    case LENode::type_index:
-    case GTNode::type_index:
-    case GENode::type_index:
-    case AndNode::type_index:
-    case OrNode::type_index:
-    case NotNode::type_index:
-      return DataType::boolean();
-    case NegNode::type_index:
-      expr = static_cast<const NegNode*>(expr)->a.get();
-      continue;
-    case SelectNode::type_index:
-      expr = static_cast<const SelectNode*>(expr)->true_value.get();
-      continue;
-    default: {
-      BinaryView view;
-      if (!view_binary(*expr, view)) {
-        return DataType::int32();
-      }
-      expr = view.a;
-    }
-    }
-  }
-  return DataType::int32();
 }
 
 /// The engine behind print and print_with_ranges.
@@ -944,7 +893,7 @@ private:
       const Type& ty = bind.var->ty;
       const bool annotate =
           ty.defined() && !(ty.is<PrimTypeNode>() &&
-                            ty.as<PrimTypeNode>()->dtype == binding_dtype_of(bind.value.get()));
+                            ty.as<PrimTypeNode>()->dtype == dtype_of_node(bind.value.get()));
       push(Step::end_range, &node, 0, begin);
       push_text(";");
       push_operand(node, bind.value.get(), "value", false);
