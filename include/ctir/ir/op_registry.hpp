@@ -1,6 +1,7 @@
 // The operator registry: each graph-level operator's arity, attributes, type relation and kernel.
 #pragma once
 
+#include <ctir/core/detail/names.hpp>
 #include <ctir/core/error.hpp>
 #include <ctir/ir/attrs.hpp>
 #include <ctir/ir/tensor_data.hpp>
@@ -100,24 +101,6 @@ inline void register_builtin_ops(OpRegistry& registry);
 } // namespace ops
 
 namespace detail::op_registry_impl {
-
-/// Levenshtein distance, two rows.
-inline std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> previous(b.size() + 1);
-  std::vector<std::size_t> current(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    previous[j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    current[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t substitute = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0U : 1U);
-      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitute});
-    }
-    std::swap(previous, current);
-  }
-  return previous[b.size()];
-}
 
 /// The candidates close enough to `name` to be what was meant, nearest first.
 ///

@@ -1,0 +1,184 @@
+// The errors of the pass infrastructure: a pass failed, an instrument failed, a pipeline is wrong.
+#pragma once
+
+#include <ctir/core/error.hpp>
+#include <ctir/ir/expr_base.hpp>
+
+#include <atomic>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace ctir {
+
+/// An exception thrown inside a pass, as it reaches the caller: `Error in pass <name>: ...`.
+///
+/// It is thrown once, by the innermost pass the exception crossed; enclosing sequentials
+/// let it through unchanged. The original exception stays reachable through `original()`.
+class PassError : public Error {
+public:
+  PassError(std::string pass_name, std::string message, std::string location = {},
+            std::exception_ptr original = {})
+      : Error(compose(pass_name, message, location)), pass_name_(std::move(pass_name)),
+        message_(std::move(message)), location_(std::move(location)),
+        original_(std::move(original)) {}
+
+  /// The name of the pass that threw.
+  const std::string& pass_name() const noexcept { return pass_name_; }
+  /// The original error message.
+  const std::string& message() const noexcept { return message_; }
+  /// Where the offending node is: its source span and/or the printed IR with the node
+  /// marked; empty when the error named no node or the node has no location.
+  const std::string& location() const noexcept { return location_; }
+  /// The exception the pass threw.
+  const std::exception_ptr& original() const noexcept { return original_; }
+
+private:
+  static std::string compose(const std::string& pass_name, const std::string& message,
+                             const std::string& location) {
+    std::string text = "Error in pass " + pass_name + ": " + message;
+    if (!location.empty()) {
+      text += '\n';
+      text += location;
+    }
+    return text;
+  }
+
+  std::string pass_name_;
+  std::string message_;
+  std::string location_;
+  std::exception_ptr original_;
+};
+
+/// An exception thrown by a pass instrument hook:
+/// `Error in instrument <name> (<hook>[ of pass <pass>]): ...`.
+class InstrumentError : public Error {
+public:
+  InstrumentError(std::string instrument, std::string hook, std::string pass_name,
+                  std::string message, std::exception_ptr original = {})
+      : Error(compose(instrument, hook, pass_name, message)), instrument_(std::move(instrument)),
+        hook_(std::move(hook)), pass_name_(std::move(pass_name)), message_(std::move(message)),
+        original_(std::move(original)) {}
+
+  const std::string& instrument() const noexcept { return instrument_; }
+  /// "enter_pass_ctx", "should_run", "run_before_pass", ...
+  const std::string& hook() const noexcept { return hook_; }
+  /// The pass the hook was called for (empty for enter_pass_ctx and exit_pass_ctx).
+  const std::string& pass_name() const noexcept { return pass_name_; }
+  const std::string& message() const noexcept { return message_; }
+  const std::exception_ptr& original() const noexcept { return original_; }
+
+private:
+  static std::string compose(const std::string& instrument, const std::string& hook,
+                             const std::string& pass_name, const std::string& message) {
+    std::string text = "Error in instrument " + instrument + " (" + hook;
+    if (!pass_name.empty()) {
+      text += " of pass " + pass_name;
+    }
+    return text + "): " + message;
+  }
+
+  std::string instrument_;
+  std::string hook_;
+  std::string pass_name_;
+  std::string message_;
+  std::exception_ptr original_;
+};
+
+/// A pipeline that cannot run: an unknown pass, a requirement no pass provides, a cycle
+/// of requirements, a malformed pipeline string, a bad pass option.
+class PipelineError : public Error {
+public:
+  using Error::Error;
+};
+
+/// A bad pass configuration: unknown key, wrong value type, conflicting registration.
+class ConfigError : public Error {
+public:
+  using Error::Error;
+};
+
+/// Prints `node` inside `root` with the node marked (the text layer installs one; see
+/// `set_pass_error_printer`). `root` is the pass's input module node when it is still
+/// available, else the node itself.
+using pass_error_printer_fn = std::string (*)(const ObjectRef& root, const ObjectRef& node);
+
+namespace detail {
+inline std::atomic<pass_error_printer_fn>& pass_error_printer_slot() noexcept {
+  static std::atomic<pass_error_printer_fn> slot{nullptr};
+  return slot;
+}
+} // namespace detail
+
+/// Installs the function that prints the IR around a node named by a `NodeError` thrown
+/// in a pass (the text layer does this, so that pass/ does not depend on text/).
+/// Returns the previous printer; null removes it.
+inline pass_error_printer_fn set_pass_error_printer(pass_error_printer_fn printer) noexcept {
+  return detail::pass_error_printer_slot().exchange(printer);
+}
+
+namespace detail {
+
+/// The source span of an expression or statement node, if it has one.
+inline std::string node_span(const ObjectRef& node) {
+  const Span* span = nullptr;
+  if (const auto* expr = node.as<ExprNode>()) {
+    span = &expr->span;
+  } else if (const auto* stmt = node.as<StmtNode>()) {
+    span = &stmt->span;
+  }
+  return span != nullptr && span->defined() ? span->str() : std::string();
+}
+
+/// The location text of a PassError about `node`: "  at <span>" and the printed IR.
+inline std::string node_location(const ObjectRef& node, const ObjectRef& root) {
+  if (!node.defined()) {
+    return {};
+  }
+  std::string out;
+  if (std::string span = node_span(node); !span.empty()) {
+    out += "  at " + span;
+  }
+  if (pass_error_printer_fn printer = pass_error_printer_slot().load()) {
+    std::string printed;
+    try {
+      printed = printer(root.defined() ? root : node, node);
+    } catch (...) {
+      // The report must not fail because the printer did; the message is still useful.
+      printed.clear();
+    }
+    if (!printed.empty()) {
+      if (!out.empty()) {
+        out += '\n';
+      }
+      out += printed;
+    }
+  }
+  return out;
+}
+
+/// Rethrows the exception in flight as a PassError of pass `pass_name`, unless it already
+/// is one (a nested pass reported it) or is an InstrumentError. Call from a catch block.
+[[noreturn]] inline void rethrow_as_pass_error(std::string_view pass_name,
+                                               const ObjectRef& root = {}) {
+  std::exception_ptr original = std::current_exception();
+  try {
+    throw;
+  } catch (const PassError&) {
+    throw;
+  } catch (const InstrumentError&) {
+    throw;
+  } catch (const NodeError& error) {
+    throw PassError(std::string(pass_name), error.what(), node_location(error.node(), root),
+                    original);
+  } catch (const std::exception& error) {
+    throw PassError(std::string(pass_name), error.what(), {}, original);
+  } catch (...) {
+    throw PassError(std::string(pass_name), "unknown exception (not derived from std::exception)",
+                    {}, original);
+  }
+}
+
+} // namespace detail
+} // namespace ctir

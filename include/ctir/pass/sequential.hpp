@@ -1,0 +1,229 @@
+// Static sequentials: a pipeline of static passes that compiles to direct calls, with
+// TVM's PassEnabled and transitive requirement resolution.
+#pragma once
+
+#include <ctir/ir/module.hpp>
+#include <ctir/pass/context.hpp>
+#include <ctir/pass/error.hpp>
+#include <ctir/pass/info.hpp>
+#include <ctir/pass/requirements.hpp>
+#include <ctir/pass/run.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace ctir {
+
+namespace detail {
+/// The instance of a provider named by type in `required_passes`.
+template <class P>
+inline constexpr P provider_instance{};
+} // namespace detail
+
+/// Runs passes in order, as a pass itself (instruments see the sequential and, nested in
+/// it, each pass it runs).
+///
+/// - A pass runs only if the context's PassEnabled says so (disabled wins, then the
+///   context's required list, then `ctx.opt_level() >= info.opt_level`).
+/// - Before a pass runs, each result it requires is made valid: if no pass that ran
+///   since the last invalidation established it, the pass that provides it runs first
+///   (its own requirements resolved the same way, transitively; PassEnabled is not
+///   consulted for it, as in TVM). Providers are the sequential's own passes (not nested
+///   sequentials) and the types named by `required_passes`. Nested sequentials share the
+///   valid results of the one they run in.
+/// - A provider missing or a cycle of requirements is a compile error when every pass has a
+///   static constexpr info(), else an error (PipelineError) when the sequential is made.
+///
+/// Without instruments and requirements, running a sequential is the direct calls plus,
+/// per pass, one branch (the context has no instruments and no required/disabled lists)
+/// and the opt_level comparison: no virtual call, no allocation, no std::function. Static
+/// instruments (InstrumentedPassContext) are called directly, also without allocation.
+template <class... Ps>
+class Sequential : public pass_interface<Sequential<Ps...>> {
+  using pool = detail::requirement_pool_t<Ps...>;
+  static constexpr std::size_t member_count = sizeof...(Ps);
+  static constexpr std::size_t pool_size = pool::size;
+
+  // An error in here names the passes: a requirement nothing provides, or a cycle.
+  static_assert(detail::check_static_requirements<pool>());
+
+public:
+  constexpr explicit Sequential(PassInfo info, Ps... passes)
+      : info_(detail::stable_info(info)), passes_(std::move(passes)...) {
+    plan();
+  }
+
+  constexpr const PassInfo& info() const noexcept { return info_; }
+  static constexpr bool is_sequential() noexcept { return true; }
+  /// The passes, in order.
+  constexpr const std::tuple<Ps...>& passes() const noexcept { return passes_; }
+
+  /// The bare run: the passes in order (each through run_pass, so with instruments).
+  template <pass_context Ctx>
+  IRModule transform_module(IRModule mod, const Ctx& ctx) const {
+    detail::RequirementState* outer = detail::active_requirements;
+    if (!tracking_ && outer == nullptr) [[likely]] {
+      return run_plain(std::move(mod), ctx, std::index_sequence_for<Ps...>{});
+    }
+    return run_tracked(std::move(mod), ctx, outer, std::index_sequence_for<Ps...>{});
+  }
+
+private:
+  template <std::size_t I>
+  constexpr const auto& entry() const noexcept {
+    if constexpr (I < member_count) {
+      return std::get<I>(passes_);
+    } else {
+      using Dependency = detail::list_at_t<pool, I>;
+      // An error here means a type named in `required_passes` is not a pass that can be
+      // made in a constant expression by its default constructor (a stateless pass).
+      static_assert(pass<Dependency> && std::is_default_constructible_v<Dependency>,
+                    "ctir: a type in `required_passes` must be a stateless pass: default "
+                    "constructible, usable in constant expressions");
+      return detail::provider_instance<Dependency>;
+    }
+  }
+
+  constexpr void plan() {
+    std::array<PassInfo, pool_size> infos{};
+    std::array<bool, pool_size> can_provide{};
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((infos[I] = detail::info_of(entry<I>()),
+        can_provide[I] = !detail::is_sequential(entry<I>())),
+       ...);
+    }
+    (std::make_index_sequence<pool_size>{});
+    std::array<std::size_t, pool_size> color{};
+    std::array<std::size_t, pool_size> stack{};
+    std::array<std::size_t, pool_size> next{};
+    const detail::PlanProblem problem =
+        detail::plan_requirements(infos, can_provide, providers_, color, stack, next);
+    if (problem.kind != detail::PlanProblem::Kind::none) {
+      throw PipelineError(detail::describe_problem(problem, infos));
+    }
+    for (std::size_t i = 0; i < member_count; ++i) {
+      tracking_ = tracking_ || !infos[i].required.empty();
+    }
+  }
+
+  template <class Ctx, std::size_t... I>
+  IRModule run_plain(IRModule&& mod, const Ctx& ctx, std::index_sequence<I...>) const {
+    // One handler for the whole run (not one per pass): it knows which pass was running.
+    std::size_t running = 0;
+    try {
+      (plain_step<I>(mod, ctx, running), ...);
+    } catch (...) {
+      detail::rethrow_as_pass_error(member_name(running, std::index_sequence<I...>{}));
+    }
+    return std::move(mod);
+  }
+  template <std::size_t I, class Ctx>
+  void plain_step(IRModule& mod, const Ctx& ctx, std::size_t& running) const {
+    const auto& p = std::get<I>(passes_);
+    const PassInfo& info = detail::info_of(p);
+    if (ctx.is_plain()) [[likely]] {
+      // No required/disabled lists and no instruments: PassEnabled is the opt_level test,
+      // and the pass is a direct call.
+      if (ctx.opt_level() >= info.opt_level) {
+        running = I;
+        mod = detail::invoke_raw(p, std::move(mod), ctx);
+      }
+    } else if (ctx.pass_enabled(info)) {
+      bool ran = false;
+      mod = detail::run_pass_reporting(p, std::move(mod), ctx, ran);
+    }
+  }
+  template <std::size_t... I>
+  std::string_view member_name(std::size_t index, std::index_sequence<I...>) const noexcept {
+    std::string_view name;
+    static_cast<void>(
+        ((index == I ? (name = detail::info_of(std::get<I>(passes_)).name, true) : false) || ...));
+    return name;
+  }
+
+  template <class Ctx, std::size_t... I>
+  IRModule run_tracked(IRModule&& mod, const Ctx& ctx, detail::RequirementState* outer,
+                       std::index_sequence<I...>) const {
+    detail::RequirementState local;
+    detail::RequirementState& state = outer != nullptr ? *outer : local;
+    detail::ActiveRequirements active(&state);
+    ((mod = tracked_step(I, entry<I>(), std::move(mod), ctx, state)), ...);
+    return std::move(mod);
+  }
+  /// Runs pool entry `index` (= `p`) after making its requirements valid; `check_enabled`
+  /// for the sequential's own passes, not for providers.
+  template <class P, class Ctx>
+  IRModule tracked_step(std::size_t index, const P& p, IRModule mod, const Ctx& ctx,
+                        detail::RequirementState& state, bool check_enabled = true) const {
+    const PassInfo& info = detail::info_of(p);
+    if (check_enabled && !ctx.pass_enabled(info)) {
+      return mod;
+    }
+    for (std::size_t k = 0; k < info.required.size(); ++k) {
+      if (!state.contains(info.required[k])) {
+        const auto provider = static_cast<std::size_t>(providers_[index][k]);
+        mod = visit_entry(provider, [&](const auto& q) {
+          return tracked_step(provider, q, std::move(mod), ctx, state, false);
+        });
+      }
+    }
+    bool ran = false;
+    mod = detail::run_pass_reporting(p, std::move(mod), ctx, ran);
+    if (ran) {
+      state.apply(info);
+    }
+    return mod;
+  }
+  template <class F>
+  IRModule visit_entry(std::size_t index, const F& f) const {
+    return visit_entry_impl(index, f, std::make_index_sequence<pool_size>{});
+  }
+  template <class F, std::size_t... I>
+  IRModule visit_entry_impl(std::size_t index, const F& f, std::index_sequence<I...>) const {
+    std::optional<IRModule> out;
+    static_cast<void>(((index == I ? (out.emplace(f(entry<I>())), true) : false) || ...));
+    return std::move(*out);
+  }
+
+  PassInfo info_;
+  std::tuple<Ps...> passes_;
+  std::array<std::array<std::int16_t, NameList::capacity>, pool_size> providers_{};
+  bool tracking_ = false;
+};
+
+/// A static sequential named "sequential" (opt_level 0) of the given passes:
+///
+///     constexpr auto pipeline = sequential(InferType{}, FoldConstant{});
+///     mod = pipeline(mod);
+template <class... Ps>
+requires((!std::is_same_v<std::decay_t<Ps>, PassInfo> &&
+          ...)) constexpr auto sequential(Ps&&... passes) {
+  // An error here means an argument is not a pass: a type with info() and
+  // transform_module(IRModule, const PassContext&), transform_function(...), or
+  // operator()(IRModule, const PassContext&).
+  static_assert((pass<std::decay_t<Ps>> && ...),
+                "ctir::sequential: every argument must be a pass (a type with info() and "
+                "transform_module, transform_function or operator()(IRModule, const "
+                "PassContext&))");
+  return Sequential<std::decay_t<Ps>...>(PassInfo{.name = "sequential"},
+                                         std::forward<Ps>(passes)...);
+}
+
+/// A static sequential with its own name and opt_level:
+/// `sequential(PassInfo{.name = "O2"}, InferType{}, FoldConstant{})`.
+template <class... Ps>
+constexpr auto sequential(PassInfo info, Ps&&... passes) {
+  static_assert((pass<std::decay_t<Ps>> && ...),
+                "ctir::sequential: every argument after the PassInfo must be a pass (a type with "
+                "info() and transform_module, transform_function or operator()(IRModule, const "
+                "PassContext&))");
+  return Sequential<std::decay_t<Ps>...>(info, std::forward<Ps>(passes)...);
+}
+
+} // namespace ctir

@@ -1,0 +1,325 @@
+// Tests of ctir/runtime/pass/erased.hpp: Pass (any static pass, type-erased) under runtime
+// instruments: the instrument call protocol of TVM's tests, PassEnabled, errors, threads.
+#include <ctir/runtime/pass.hpp>
+
+#include <ctir/pass/instruments/timing.hpp>
+
+#include <doctest/doctest.h>
+#include <pass_testing.hpp>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace ctir;
+using namespace ctir::testing;
+
+namespace {
+struct Named {
+  static constexpr PassInfo info() { return {.name = "Named", .opt_level = 2}; }
+  IRModule transform_module(IRModule mod, const PassContext&) const { return mod; }
+};
+
+/// Runtime instruments of the protocol tests.
+std::vector<Instrument> instruments(const EventLog& log, const std::string& throw_in = "") {
+  return {RecordingInstrument{.id = "1", .log = log, .throw_in = throw_in},
+          RecordingInstrument{.id = "2", .log = log}};
+}
+
+/// A pass that logs, as a Pass.
+Pass logged(const std::string& name, const EventLog& log, int opt_level = 0) {
+  return logging_pass(name, log, opt_level);
+}
+} // namespace
+
+TEST_CASE("a Pass erases a static pass and keeps its info") {
+  const Pass p = Named{};
+  CHECK(p.info().name == "Named");
+  CHECK(p.info().opt_level == 2);
+  CHECK(p.target<Named>() != nullptr);
+  CHECK(p.target<int>() == nullptr);
+  CHECK_FALSE(p.is_sequential());
+  CHECK(p.passes().empty());
+  CHECK(p.str() == "Named");
+  const Pass copy = p;
+  CHECK(copy.same_as(p));
+  static_assert(pass<Pass> && module_pass<Pass>);
+}
+
+TEST_CASE("runtime: one pass under one instrument calls exactly enter, run_before, run_after, "
+          "exit") {
+  EventLog log;
+  IRModule mod = sample_module();
+  PassContext ctx{
+      {.instruments = {RecordingInstrument{.id = "1", .log = log, .log_should_run = false}}}};
+  {
+    auto scope = ctx.enter();
+    mod = logged("InferType", log)(mod);
+  }
+  CHECK(log.str() == "1enter 1rb InferType 1ra 1exit");
+}
+
+TEST_CASE("runtime: should_run false for all but one pass lets only that one run") {
+  EventLog log;
+  PassNameRecorder names;
+  PassContext ctx{
+      {.instruments = {RecordingInstrument{.id = "1", .log = EventLog(), .only = "InferType"},
+                       names}}};
+  auto scope = ctx.enter();
+  IRModule mod = sample_module();
+  for (const char* name : {"AnnotateSpans", "ToANormalForm", "InferType"}) {
+    mod = logged(name, log)(mod);
+  }
+  CHECK(log.str() == "InferType");
+  CHECK(names.log.str() == "InferType");
+}
+
+TEST_CASE("runtime: two vetoing instruments and a recorder combine with AND") {
+  EventLog log;
+  PassNameRecorder names;
+  PassContext ctx{
+      {.instruments = {RecordingInstrument{.id = "a", .log = EventLog(), .skip = "AnnotateSpans"},
+                       RecordingInstrument{.id = "b", .log = EventLog(), .skip = "ToANormalForm"},
+                       names}}};
+  auto scope = ctx.enter();
+  IRModule mod = sample_module();
+  for (const char* name : {"AnnotateSpans", "ToANormalForm", "InferType"}) {
+    mod = logged(name, log)(mod);
+  }
+  CHECK(names.log.str() == "InferType");
+}
+
+TEST_CASE("runtime: two instruments and two passes interleave in the documented order") {
+  EventLog log;
+  IRModule mod = sample_module();
+  PassContext ctx{{.instruments = instruments(log)}};
+  {
+    auto scope = ctx.enter();
+    mod = logged("t1", log)(mod);
+    mod = logged("t2", log)(mod);
+  }
+  CHECK(log.str() == "1enter 2enter "
+                     "1sr 2sr 1rb 2rb t1 1ra 2ra "
+                     "1sr 2sr 1rb 2rb t2 1ra 2ra "
+                     "1exit 2exit");
+}
+
+TEST_CASE("runtime: a throwing pass gets run_after_pass_failed and the input is intact") {
+  EventLog log;
+  const IRModule mod = sample_module();
+  const Pass broken = throwing_pass("t", log);
+  PassContext ctx{{.instruments = {RecordingInstrument{.id = "1", .log = log}}}};
+  const std::string message = error_of([&] {
+    auto scope = ctx.enter();
+    IRModule out = broken(mod);
+  });
+  CHECK(message == "Error in pass t: just a dummy error");
+  CHECK(log.str() == "1enter 1sr 1rb t 1raf 1exit");
+  CHECK(function_names(mod) == std::vector<std::string>{"main", "helper", "fill"});
+}
+
+TEST_CASE("runtime: a hook throwing stops the protocol where TVM stops it") {
+  EventLog log;
+  IRModule mod = sample_module();
+  SUBCASE("should_run") {
+    PassContext ctx{{.instruments = instruments(log, "sr")}};
+    CHECK_THROWS_AS(
+        [&] {
+          auto scope = ctx.enter();
+          mod = logged("t", log)(mod);
+        }(),
+        InstrumentError);
+    CHECK(log.str() == "1enter 2enter 1sr 1exit 2exit");
+  }
+  SUBCASE("run_before_pass") {
+    PassContext ctx{{.instruments = instruments(log, "rb")}};
+    CHECK_THROWS_AS(
+        [&] {
+          auto scope = ctx.enter();
+          mod = logged("t", log)(mod);
+        }(),
+        InstrumentError);
+    CHECK(log.str() == "1enter 2enter 1sr 2sr 1rb 1exit 2exit");
+  }
+  SUBCASE("run_after_pass") {
+    PassContext ctx{{.instruments = instruments(log, "ra")}};
+    CHECK_THROWS_AS(
+        [&] {
+          auto scope = ctx.enter();
+          mod = logged("t", log)(mod);
+        }(),
+        InstrumentError);
+    CHECK(log.str() == "1enter 2enter 1sr 2sr 1rb 2rb t 1ra 1exit 2exit");
+  }
+}
+
+TEST_CASE("runtime: enter_pass_ctx throwing in the second of three instruments") {
+  EventLog log;
+  PassContext ctx{{.instruments = {RecordingInstrument{.id = "1", .log = log},
+                                   RecordingInstrument{.id = "2", .log = log, .throw_in = "enter"},
+                                   RecordingInstrument{.id = "3", .log = log}}}};
+  PassContext& before = PassContext::current();
+  CHECK_THROWS_AS([&] { auto scope = ctx.enter(); }(), InstrumentError);
+  CHECK(log.str() == "1enter 2enter 1exit");
+  CHECK(&PassContext::current() == &before);
+  CHECK(ctx.instruments().empty());
+}
+
+TEST_CASE("runtime: exit_pass_ctx throwing in the second of three instruments") {
+  EventLog log;
+  PassContext ctx{{.instruments = {RecordingInstrument{.id = "1", .log = log},
+                                   RecordingInstrument{.id = "2", .log = log, .throw_in = "exit"},
+                                   RecordingInstrument{.id = "3", .log = log}}}};
+  PassContext& before = PassContext::current();
+  std::string message;
+  {
+    auto scope = ctx.enter();
+    log.clear();
+    message = error_of([&] { scope.exit(); });
+  }
+  CHECK(message == "Error in instrument PI2 (exit_pass_ctx): dummy error in exit");
+  CHECK(log.str() == "1exit 2exit");
+  CHECK(&PassContext::current() == &before);
+  CHECK(ctx.instruments().empty());
+}
+
+TEST_CASE("runtime: override_instruments with broken instruments leaves the list empty") {
+  EventLog log;
+  PassContext& ctx = PassContext::current();
+  CHECK_THROWS_AS(
+      ctx.override_instruments({RecordingInstrument{.id = "1", .log = log, .throw_in = "enter"}}),
+      InstrumentError);
+  CHECK(ctx.instruments().empty());
+  ctx.override_instruments({RecordingInstrument{.id = "2", .log = log, .throw_in = "exit"}});
+  CHECK_THROWS_AS(ctx.override_instruments({RecordingInstrument{.id = "3", .log = log}}),
+                  InstrumentError);
+  CHECK(ctx.instruments().empty());
+  CHECK(log.str() == "1enter 2enter 2exit");
+}
+
+TEST_CASE("runtime: timing through Pass objects and the current context") {
+  EventLog log;
+  TimingInstrument timing;
+  PassContext::current().override_instruments({timing});
+  const Pass pipeline = sequential({logged("A", log), logged("B", log), logged("C", log)});
+  IRModule mod = sample_module();
+  mod = pipeline(mod);
+  const std::string profile = timing.render();
+  CHECK(contains(profile, "\nsequential "));
+  CHECK(contains(profile, "\n  A "));
+  CHECK(contains(profile, "\n  B "));
+  CHECK(contains(profile, "\n  C "));
+  PassContext::current().override_instruments({});
+  CHECK(timing.render().empty());
+}
+
+TEST_CASE("runtime: the opt_level gate, required and disabled") {
+  EventLog log;
+  const Pass pipeline = sequential({logged("low", log, 1), logged("high", log, 3)});
+  IRModule mod = sample_module();
+  SUBCASE("skipped under opt_level 2") {
+    mod = pipeline(mod, PassContext{{.opt_level = 2}});
+    CHECK(log.str() == "low");
+  }
+  SUBCASE("listed as required it runs") {
+    mod = pipeline(mod, PassContext{{.opt_level = 2, .required = {"high"}}});
+    CHECK(log.str() == "low high");
+  }
+  SUBCASE("disabled and required is skipped") {
+    mod = pipeline(mod, PassContext{{.opt_level = 3, .required = {"high"}, .disabled = {"high"}}});
+    CHECK(log.str() == "low");
+  }
+  SUBCASE("called directly it runs") {
+    mod = logged("high", log, 3)(mod, PassContext{{.opt_level = 0}});
+    CHECK(log.str() == "high");
+  }
+}
+
+TEST_CASE("runtime: sequential default name, nesting, and the empty sequential") {
+  EventLog log;
+  PassNameRecorder names;
+  const Pass inner = sequential({logged("b", log)}, PassInfo{.name = "inner", .opt_level = 1});
+  const Pass outer = sequential({logged("a", log), inner, logged("c", log)});
+  CHECK(outer.info().name == "sequential");
+  CHECK(outer.info().opt_level == 0);
+  CHECK(inner.info().name == "inner");
+  CHECK(outer.is_sequential());
+  REQUIRE(outer.passes().size() == 3);
+  CHECK(outer.passes()[1].same_as(inner));
+  IRModule mod = sample_module();
+  mod = outer(mod, PassContext{{.instruments = {names}}});
+  CHECK(log.str() == "a b c");
+  CHECK(names.log.str() == "sequential a inner b c");
+  CHECK(outer.str() == "sequential(a,sequential{name=inner,opt_level=1}(b),c)");
+  const Pass empty = sequential({});
+  CHECK(empty(mod).same_as(mod));
+}
+
+TEST_CASE("runtime: a module pass returning its input returns the same object; a function "
+          "pass replacing every function does not") {
+  const Pass identity = make_module_pass("Identity", 0, [](IRModule m) { return m; });
+  const Function f1 = identity_function("f1");
+  const Pass replace = make_function_pass("Replace", 0, [f1](Function) { return f1; });
+  const IRModule mod = sample_module();
+  CHECK(identity(mod).same_as(mod));
+  const IRModule out = replace(mod);
+  CHECK_FALSE(out.same_as(mod));
+  CHECK(out.lookup("main").same_as(f1));
+  CHECK(out.lookup("helper").same_as(f1));
+}
+
+TEST_CASE("runtime: errors in nested runtime sequentials are reported once") {
+  EventLog log;
+  const Pass pipeline = sequential({logged("a", log), sequential({throwing_pass("broken", log)})});
+  CHECK(error_of([&] { pipeline(sample_module()); }) == "Error in pass broken: just a dummy error");
+}
+
+TEST_CASE("runtime: a static sequential can hold Pass objects, and a Pass a static sequential") {
+  EventLog log;
+  const auto mixed = sequential(logged("a", log), Named{}, logged("b", log));
+  const Pass erased = mixed;
+  CHECK(erased.is_sequential());
+  CHECK(erased.str() == "sequential(a,Named,b)");
+  IRModule mod = sample_module();
+  mod = erased(mod, PassContext{{.opt_level = 2}});
+  CHECK(log.str() == "a b");
+}
+
+TEST_CASE("runtime: two threads with different contexts run runtime pipelines concurrently") {
+  const Pass record = make_module_pass("Record", 0, [](IRModule mod, const PassContext& ctx) {
+    mod.update("main", identity_function("main", {{"seen", std::int64_t{ctx.opt_level()}}}));
+    return mod;
+  });
+  const Pass gated = make_module_pass("Gated", 3, [](IRModule mod, const PassContext&) {
+    mod.update("helper", identity_function("helper", {{"gated", true}}));
+    return mod;
+  });
+  const Pass pipeline = sequential({record, gated});
+  const IRModule input = sample_module();
+  std::vector<std::int64_t> seen(2, -1);
+  std::vector<bool> gated_ran(2, false);
+  std::vector<std::size_t> timed(2, 0);
+  const auto work = [&](std::size_t slot, int opt_level) {
+    TimingInstrument timing;
+    PassContext ctx{{.opt_level = opt_level, .instruments = {timing}}};
+    auto scope = ctx.enter();
+    IRModule mod = input;
+    for (int i = 0; i < 100; ++i) {
+      mod = pipeline(mod);
+    }
+    seen[slot] = mod.lookup("main")->attrs.get<std::int64_t>("seen").value_or(-1);
+    gated_ran[slot] = mod.lookup("helper")->attrs.contains("gated");
+    timed[slot] = timing.records().size();
+  };
+  std::thread first(work, 0, 2);
+  std::thread second(work, 1, 3);
+  first.join();
+  second.join();
+  CHECK(seen[0] == 2);
+  CHECK(seen[1] == 3);
+  CHECK_FALSE(gated_ran[0]);
+  CHECK(gated_ran[1]);
+  CHECK(timed[0] == 100);
+  CHECK(timed[1] == 100);
+  CHECK(input.lookup("main")->attrs.empty());
+}
