@@ -1,0 +1,173 @@
+// ctir-opt: reads a module in the ctir text format, runs a pass pipeline on it, writes it back.
+#include "context.hpp"
+#include "diagnostics.hpp"
+#include "io.hpp"
+#include "listing.hpp"
+#include "options.hpp"
+#include "pipeline.hpp"
+#include "version.hpp"
+
+#include <ctir/ir/module.hpp>
+#include <ctir/pass/context.hpp>
+#include <ctir/pass/instruments/verify.hpp>
+#include <ctir/text/parser.hpp>
+#include <ctir/text/printer.hpp>
+#include <ctir/traverse/format_tree.hpp>
+
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ctir_opt {
+namespace {
+
+int usage_error(std::string_view message) {
+  std::cerr << format_error(message) << "Run 'ctir-opt --help' for usage.\n";
+  return exit_usage;
+}
+
+/// What the instruments that report at the end found (read inside the context: the
+/// timing instrument forgets its records when the context is left).
+std::string collect_reports(const ContextSetup& setup) {
+  std::string reports;
+  if (setup.bisect) {
+    reports += "ctir-opt: bisect: " + setup.bisect->report() + "\n";
+  }
+  if (setup.timing) {
+    const std::string table = setup.timing->render();
+    reports += table.empty() ? std::string("ctir-opt: time-passes: no pass ran\n") : table;
+  }
+  return reports;
+}
+
+/// Runs `pipeline` on `mod` in a context made from `setup`; the reports of the timing and
+/// bisection instruments are appended to `reports` whether or not the run succeeds.
+ctir::IRModule run_in_context(const ctir::Pass& pipeline, ctir::IRModule mod, ContextSetup& setup,
+                              std::string& reports) {
+  ctir::PassContext ctx(std::move(setup.options));
+  ctir::PassContextScope scope = ctx.enter();
+  try {
+    mod = run_pipeline(pipeline, std::move(mod), ctx);
+  } catch (...) {
+    reports += collect_reports(setup);
+    throw;
+  }
+  reports += collect_reports(setup);
+  scope.exit(); // an instrument failing as the context is left is an error of the run
+  return mod;
+}
+
+int run(const std::vector<std::string_view>& args) {
+  Options options;
+  try {
+    options = parse_command_line(args);
+  } catch (const UsageError& error) {
+    return usage_error(error.what());
+  }
+  if (options.help) {
+    std::cout << usage_text();
+    return exit_success;
+  }
+  if (options.version) {
+    std::cout << "ctir-opt " << ctir_version() << '\n';
+    return exit_success;
+  }
+  if (options.list_passes || options.list_configs) {
+    std::cout << (options.list_passes ? list_passes() : std::string())
+              << (options.list_passes && options.list_configs ? "\n" : "")
+              << (options.list_configs ? list_configs() : std::string());
+    return exit_success;
+  }
+
+  // Everything the command line names is checked before the input is read.
+  std::optional<ctir::Pass> pipeline;
+  ContextSetup setup;
+  try {
+    std::vector<std::string> pipeline_names;
+    if (options.pipeline) {
+      pipeline = load_pipeline(*options.pipeline);
+      pipeline_names = pipeline_pass_names(*pipeline);
+    }
+    setup = make_context_setup(options, pipeline_names, std::cerr);
+  } catch (const UsageError& error) {
+    return usage_error(error.what());
+  } catch (const ctir::Error& error) {
+    return usage_error(error.what()); // the pipeline string: an unknown pass, a bad option
+  }
+
+  ctir::IRModule mod;
+  std::string input_name;
+  try {
+    InputText input = read_input(options.input);
+    input_name = input.name;
+    mod = ctir::parse_module(input.text, input.name);
+  } catch (const std::exception& error) {
+    std::cerr << describe_exception(error);
+    return exit_failure;
+  }
+
+  install_pass_error_printer();
+  int errors = 0;
+  setup.options.on_diagnostic = [&errors](const ctir::Diagnostic& diagnostic) {
+    std::cerr << format_diagnostic(diagnostic);
+    errors += diagnostic.severity == ctir::Diagnostic::Severity::error ? 1 : 0;
+  };
+
+  std::string reports;
+  int status = exit_success;
+  try {
+    if (options.verify_each) {
+      try {
+        ctir::check_well_formed(mod);
+      } catch (const ctir::WellFormedError& error) {
+        std::cerr << format_error(input_name + ": " +
+                                  std::string(without_library_prefix(error.what())));
+        return exit_failure;
+      }
+    }
+    if (pipeline) {
+      mod = run_in_context(*pipeline, std::move(mod), setup, reports);
+    }
+  } catch (const std::exception& error) {
+    std::cerr << describe_exception(error);
+    status = exit_failure;
+  }
+  std::cerr << reports;
+  if (status != exit_success) {
+    return status;
+  }
+  if (errors > 0) {
+    std::cerr << format_error("a pass reported " + std::to_string(errors) +
+                              (errors == 1 ? " error" : " errors"));
+    return exit_failure;
+  }
+
+  try {
+    const std::string text =
+        options.format == OutputFormat::tree ? ctir::format_tree(*mod.node()) : ctir::print(mod);
+    write_output(options.output, text);
+  } catch (const std::exception& error) {
+    std::cerr << describe_exception(error);
+    return exit_failure;
+  }
+  return exit_success;
+}
+
+} // namespace
+} // namespace ctir_opt
+
+int main(int argc, char** argv) {
+  try {
+    const std::vector<std::string_view> args(argv + 1, argv + argc);
+    return ctir_opt::run(args);
+  } catch (const std::exception& error) {
+    std::cerr << ctir_opt::format_error(error.what());
+  } catch (...) {
+    std::cerr << ctir_opt::format_error("unknown exception");
+  }
+  return ctir_opt::exit_failure;
+}

@@ -1,0 +1,71 @@
+// ctir-opt's command line: the options it takes, and how they are read from argv.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ctir_opt {
+
+/// The process exit statuses of ctir-opt.
+enum ExitCode : int {
+  exit_success = 0,
+  /// A parse, verification, pass or I/O error.
+  exit_failure = 1,
+  /// Bad usage: an unknown flag, a missing or malformed argument, an unknown pass or config key.
+  exit_usage = 2,
+};
+
+/// How the resulting module is written.
+enum class OutputFormat { text, tree };
+
+/// Everything the command line asked for.
+struct Options {
+  /// The input file; "-" is standard input.
+  std::string input = "-";
+  /// The pipeline string given with -p, if any.
+  std::optional<std::string> pipeline;
+  /// The output file; "-" is standard output.
+  std::string output = "-";
+  int opt_level = 2;
+  std::vector<std::string> disabled;
+  std::vector<std::string> required;
+  /// `--config KEY=VALUE`, in command-line order.
+  std::vector<std::pair<std::string, std::string>> config;
+  /// Passes to print the IR before / after; "all" selects every pass.
+  std::vector<std::string> print_before;
+  std::vector<std::string> print_after;
+  bool print_changed = false;
+  bool time_passes = false;
+  bool verify_each = false;
+  std::optional<std::string> dump_dir;
+  /// `--bisect-limit N` (-1 on the command line: no limit, SIZE_MAX here); nullopt: none.
+  std::optional<std::size_t> bisect_limit;
+  OutputFormat format = OutputFormat::text;
+  bool list_passes = false;
+  bool list_configs = false;
+  bool help = false;
+  bool version = false;
+};
+
+/// A command line ctir-opt cannot run; `what()` says why (without a program name prefix).
+class UsageError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Reads the arguments after the program name. Throws UsageError for an unknown option
+/// (suggesting the nearest ones), a missing or malformed value, or a second input file.
+Options parse_command_line(const std::vector<std::string_view>& args);
+
+/// The text `--help` prints.
+std::string usage_text();
+
+/// Splits `NAME,NAME,...` into names, dropping blanks around them and empty names.
+std::vector<std::string> split_names(std::string_view text);
+
+} // namespace ctir_opt
