@@ -77,14 +77,14 @@ TEST_CASE("mapped free variables pair up one to one and consistently") {
   const Var x = int_var("x");
   const Var y = int_var("y");
   const Var z = int_var("z");
-  const StructuralEqualOptions map{.map_free_vars = true};
-  CHECK(structural_equal(x + y, y + x, map));
+  const StructuralEqualOptions mapped{.map_free_vars = true};
+  CHECK(structural_equal(x + y, y + x, mapped));
   // x pairs with z, so a later y cannot pair with z too, and the reverse.
-  CHECK_FALSE(structural_equal(x + y, z + z, map));
-  CHECK_FALSE(structural_equal(z + z, x + y, map));
-  CHECK(mismatch_path(x + y, z + z, map) == "<root>.b");
-  CHECK(mismatch_path(z + z, x + y, map) == "<root>.b");
-  CHECK_FALSE(structural_equal(x + x, y + z, map));
+  CHECK_FALSE(structural_equal(x + y, z + z, mapped));
+  CHECK_FALSE(structural_equal(z + z, x + y, mapped));
+  CHECK(mismatch_path(x + y, z + z, mapped) == "<root>.b");
+  CHECK(mismatch_path(z + z, x + y, mapped) == "<root>.b");
+  CHECK_FALSE(structural_equal(x + x, y + z, mapped));
 }
 
 TEST_CASE("a variable defined in the program pairs with its counterpart, names aside") {

@@ -385,7 +385,7 @@ private:
     };
     std::vector<Step> stack;
     stack.push_back({Step::Kind::block, false, 0, nodes_.empty() ? atom_index : 0U, &root});
-    auto visit = [&](const GraphEdge& edge) {
+    auto visit_edge = [&](const GraphEdge& edge) {
       if (edge.index != atom_index) {
         stack.push_back({Step::Kind::visit, false, -1, edge.index, edge.node});
       }
@@ -405,7 +405,7 @@ private:
           const GraphEdge* edges = edges_.data() + info->edge_begin; // value, body
           block_step(step.block, edges[1]);
           stack.push_back({Step::Kind::finish_let, false, step.block, step.index, step.node});
-          visit(edges[0]);
+          visit_edge(edges[0]);
         } else {
           stack.push_back({Step::Kind::finish_result, false, step.block, step.index, step.node});
           if (info != nullptr) {
@@ -428,7 +428,7 @@ private:
         case GraphKind::if_:
           block_step(info.inner + 1, edges[2]);
           block_step(info.inner, edges[1]);
-          visit(edges[0]);
+          visit_edge(edges[0]);
           break;
         case GraphKind::function:
           block_step(info.inner, edges[0]);
@@ -439,7 +439,7 @@ private:
           break;
         default: // calls, tuples, projections, call_dps: their operands in order
           for (std::uint32_t e = info.edge_end; e-- > info.edge_begin;) {
-            visit(edges_[e]);
+            visit_edge(edges_[e]);
           }
           break;
         }
