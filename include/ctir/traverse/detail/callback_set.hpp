@@ -237,9 +237,47 @@ struct probe_provider {
 };
 
 /// A callback's result for a node of static type C (void as void_result).
+/// The argument `call` hands a callback for a node of static type C.
 template <class B, class C, class... Lead>
-using callback_result_t = decltype(std::declval<const B&>().call(
-    std::declval<probe_provider<C>&>(), DefRegionKind::none, std::declval<Lead&>()...));
+struct callback_argument {
+  using F = typename B::fn_type;
+  static auto probe() {
+    if constexpr (B::param::known) {
+      using N = typename B::param::node;
+      if constexpr (B::param::form == param_form::ref) {
+        return std::type_identity<const Ref<N>&>{};
+      } else if constexpr (B::param::form == param_form::node) {
+        return std::type_identity<const N&>{};
+      } else {
+        return std::type_identity<mapped_view<C>&>{};
+      }
+    } else if constexpr (std::disjunction_v<
+                             std::is_invocable<F&, Lead&..., const Ref<C>&>,
+                             std::is_invocable<F&, Lead&..., const Ref<C>&, DefRegionKind>>) {
+      return std::type_identity<const Ref<C>&>{};
+    } else {
+      return std::type_identity<const C&>{};
+    }
+  }
+  using type = typename decltype(probe())::type;
+};
+
+/// What `call` returns for a node of static type C (void as void_result). Found from the
+/// callable's declared result, without instantiating `call`: a callback with an explicit
+/// result type that calls back into its visitor (default_visit) must not need its own
+/// body to tell the visitor's payload type.
+template <class B, class C, class... Lead>
+struct callback_result {
+  using F = typename B::fn_type;
+  using Arg = typename callback_argument<B, C, Lead...>::type;
+  using R = typename std::conditional_t<B::is_def_region,
+                                        std::invoke_result<F&, Lead&..., Arg, DefRegionKind>,
+                                        std::invoke_result<F&, Lead&..., Arg>>::type;
+  using type = std::conditional_t<std::is_void_v<R>, void_result, std::decay_t<R>>;
+};
+
+template <class B, class C, class... Lead>
+using callback_result_t = typename callback_result<B, C, Lead...>::type;
 
 /// The declared result of a generic with_def_region_kind callback: it is only known per
 /// variable type, when the callback is called.
