@@ -3,11 +3,12 @@
 #
 #   test/fuzz/run_fuzzer.sh [seconds] [extra libFuzzer flags...]
 #
-# seconds defaults to 60. The build goes to $CTIR_FUZZ_BUILD (default:
-# build/fuzz under the repository); the seed corpus is test/fuzz/corpus, copied
-# into the build directory so that new inputs do not touch the sources. Findings
-# (crash-*, leak-*, timeout-*) are written to the build directory; the exit status
-# is libFuzzer's (non-zero on a finding).
+# seconds defaults to 60; the seed is fixed (-seed=1) so that runs repeat. The
+# build goes to $CTIR_FUZZ_BUILD (default: build/fuzz under the repository); the
+# seed corpus is test/fuzz/corpus, copied into the build directory so that new
+# inputs do not touch the sources. Findings (crash-*, leak-*, timeout-*) are
+# written to the build directory; the exit status is libFuzzer's (non-zero on a
+# finding).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,5 +26,5 @@ cp "$here"/corpus/*.ctir "$build/corpus/"
   -I"$root/include" "$here/parse_fuzzer.cpp" -o "$build/parse_fuzzer"
 
 cd "$build"
-exec ./parse_fuzzer -max_total_time="$seconds" -max_len=4096 -timeout=10 -dict="$here/ctir.dict" \
+exec ./parse_fuzzer -seed=1 -max_total_time="$seconds" -max_len=4096 -timeout=10 -dict="$here/ctir.dict" \
   -rss_limit_mb=2048 -print_final_stats=1 "$@" corpus
