@@ -29,21 +29,7 @@
   X(VarNode)                                                                                       \
   X(IntImmNode)                                                                                    \
   X(FloatImmNode)                                                                                  \
-  X(AddNode)                                                                                       \
-  X(SubNode)                                                                                       \
-  X(MulNode)                                                                                       \
-  X(DivNode)                                                                                       \
-  X(ModNode)                                                                                       \
-  X(MinNode)                                                                                       \
-  X(MaxNode)                                                                                       \
-  X(EQNode)                                                                                        \
-  X(NENode)                                                                                        \
-  X(LTNode)                                                                                        \
-  X(LENode)                                                                                        \
-  X(GTNode)                                                                                        \
-  X(GENode)                                                                                        \
-  X(AndNode)                                                                                       \
-  X(OrNode)                                                                                        \
+  CTIR_BENCH_BINARY_NODES(X)                                                                       \
   X(NotNode)                                                                                       \
   X(NegNode)                                                                                       \
   X(SelectNode)                                                                                    \

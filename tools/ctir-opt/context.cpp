@@ -1,8 +1,8 @@
 // ctir-opt's PassContext: opt level, pass lists, config and instruments from the options.
 #include "context.hpp"
 
-#include <ctir/pass/config.hpp>
 #include <ctir/core/detail/names.hpp>
+#include <ctir/pass/config.hpp>
 #include <ctir/pass/error.hpp>
 #include <ctir/pass/instruments/dump_ir.hpp>
 #include <ctir/pass/instruments/print_changed.hpp>

@@ -1,8 +1,8 @@
 // Pass options: named, typed members of a pass class, settable from text (pipeline strings).
 #pragma once
 
-#include <ctir/pass/config.hpp>
 #include <ctir/core/detail/names.hpp>
+#include <ctir/pass/config.hpp>
 #include <ctir/pass/error.hpp>
 
 #include <optional>

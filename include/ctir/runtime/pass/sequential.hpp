@@ -2,9 +2,9 @@
 // pipeline and the registry when the sequential is made.
 #pragma once
 
+#include <ctir/core/detail/names.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/context.hpp>
-#include <ctir/core/detail/names.hpp>
 #include <ctir/pass/error.hpp>
 #include <ctir/pass/info.hpp>
 #include <ctir/pass/requirements.hpp>

@@ -3,8 +3,8 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
-#include <ctir/ir/builder.hpp>
 #include <ctir/ir/attrs.hpp>
+#include <ctir/ir/builder.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/op_registry.hpp>

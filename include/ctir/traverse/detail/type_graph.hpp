@@ -160,7 +160,8 @@ struct contain_table<type_list<Ts...>, Matcher> {
     } else {
       return []<std::size_t... I>(std::index_sequence<I...>) {
         return (entered_field<field_type_t<C, I>>() || ...);
-      }(std::make_index_sequence<field_count_v<C>>{});
+      }
+      (std::make_index_sequence<field_count_v<C>>{});
     }
   }
 
