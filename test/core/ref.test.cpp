@@ -31,6 +31,13 @@ struct SquareNode final : ShapeNode {
   CTIR_FIELDS(CTIR_FIELD(inside));
 };
 
+/// A node with any number of children.
+struct GroupNode final : ShapeNode {
+  CTIR_NODE(GroupNode, ShapeNode, "ref_test.Group");
+  std::vector<Ref<ShapeNode>> items;
+  CTIR_FIELDS(CTIR_FIELD(items));
+};
+
 } // namespace ref_test
 
 using namespace ref_test;
@@ -112,6 +119,41 @@ TEST_CASE("a chain a million nodes deep is destroyed without exhausting the stac
   }
   chain.reset();
   CHECK_FALSE(chain.defined());
+}
+
+namespace {
+
+/// Released after main returns, after the destruction queue of the main thread was used:
+/// freeing its child must not touch a queue that is already gone (AddressSanitizer
+/// reports it if it does).
+const ctir::Ref<ShapeNode> square_held_until_exit = [] {
+  auto square = ctir::make_object<SquareNode>();
+  square->inside = ctir::make_object<CircleNode>();
+  return ctir::Ref<ShapeNode>(std::move(square));
+}();
+
+} // namespace
+
+TEST_CASE("a node with children held in static storage outlives the destruction queue") {
+  CHECK(square_held_until_exit.defined());
+  ctir::Ref<ShapeNode> square = ctir::make_object<SquareNode>();
+  square.reset(); // uses the queue, which is made only now
+  CHECK(square_held_until_exit->use_count() == 1);
+}
+
+TEST_CASE("a node with more children than the queue's inline slots is destroyed") {
+  // Freeing the group queues its 10,000 children at once, each with a child of its own.
+  auto group = ctir::make_object<GroupNode>();
+  ctir::Ref<ShapeNode> probe = ctir::make_object<CircleNode>();
+  for (int i = 0; i < 10'000; ++i) {
+    auto square = ctir::make_object<SquareNode>();
+    square->inside = i == 5000 ? probe : ctir::make_object<CircleNode>();
+    group->items.emplace_back(std::move(square));
+  }
+  ctir::Ref<ShapeNode> held = std::move(group).publish();
+  CHECK(probe->use_count() == 2);
+  held.reset();
+  CHECK(probe->use_count() == 1);
 }
 
 TEST_CASE("reference counting is exact under concurrent copies") {

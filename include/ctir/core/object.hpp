@@ -3,7 +3,9 @@
 
 #include <ctir/core/type_info.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -69,26 +71,59 @@ struct object_access {
   static const TypeInfo* info(const Object* object) noexcept { return object->info_; }
 };
 
+/// The objects waiting to be destroyed on one thread (see destroy_object).
+///
+/// Trivially destructible on purpose: a thread_local with a destructor is destroyed before
+/// the program's static objects, and a static Ref released at exit still queues its
+/// children here. The first slots are inline; a larger queue lives on the heap only while
+/// it drains.
+struct DestroyQueue {
+  static constexpr std::size_t inline_capacity = 64;
+  Object* inline_slots[inline_capacity];
+  Object** heap = nullptr;
+  std::size_t size = 0;
+  std::size_t capacity = inline_capacity;
+  bool draining = false;
+
+  Object** slots() noexcept { return heap != nullptr ? heap : inline_slots; }
+  void push(Object* object) noexcept {
+    if (size == capacity) {
+      // An allocation failure here ends the program, as it would in std::vector.
+      auto* bigger = new Object*[capacity * 2];
+      std::copy(slots(), slots() + size, bigger);
+      delete[] heap;
+      heap = bigger;
+      capacity *= 2;
+    }
+    slots()[size++] = object;
+  }
+  Object* pop() noexcept { return slots()[--size]; }
+  void release_heap() noexcept {
+    delete[] heap;
+    heap = nullptr;
+    capacity = inline_capacity;
+  }
+};
+
 /// Destroys an object whose count reached zero without recursing on the native stack.
 ///
 /// Destroying a node drops its children; a child that dies while a destruction is in
 /// progress on this thread is queued instead of destroyed recursively, so a chain a
 /// million nodes deep is freed in a loop.
 inline void destroy_object(Object* object) noexcept {
-  thread_local bool draining = false;
-  thread_local std::vector<Object*> pending;
-  if (draining) {
-    pending.push_back(object);
+  thread_local DestroyQueue queue;
+  if (queue.draining) {
+    queue.push(object);
     return;
   }
-  draining = true;
+  queue.draining = true;
   object_access::info(object)->destroy(object);
-  while (!pending.empty()) {
-    Object* next = pending.back();
-    pending.pop_back();
+  while (queue.size != 0) {
+    Object* next = queue.pop();
     object_access::info(next)->destroy(next);
   }
-  draining = false;
+  queue.release_heap();
+  queue.draining = false;
 }
 
 } // namespace detail
