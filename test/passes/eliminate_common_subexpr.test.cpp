@@ -1,0 +1,102 @@
+// Tests of ctir/passes/eliminate_common_subexpr.hpp: equal calls computed once.
+#include <ctir/passes/eliminate_common_subexpr.hpp>
+
+#include <ctir/pass/sequential.hpp>
+#include <ctir/text/parser.hpp>
+
+#include <doctest/doctest.h>
+#include <passes_testing.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace ctir;
+using namespace ctir::testing;
+
+TEST_CASE("EliminateCommonSubexpr meets the laws of its golden cases") {
+  check_golden_laws("eliminate_common_subexpr", passes::EliminateCommonSubexpr{},
+                    {.min_runs = 12, .stays_typed = true});
+}
+
+TEST_CASE("EliminateCommonSubexpr shares the very node of the first call") {
+  const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
+  const Op exp = Op::make("exp");
+  const Call first = Call::make(exp, {x});
+  const Function f =
+      Function::make({x}, Call::make(Op::make("add"), {first, Call::make(Op::make("exp"), {x})}));
+  const Function out = passes::eliminate_common_subexpr(f);
+  const auto* call = out->body.as<CallNode>();
+  REQUIRE(call != nullptr);
+  CHECK(call->args[0].same_as(first));
+  CHECK(call->args[1].same_as(first));
+}
+
+TEST_CASE("EliminateCommonSubexpr does not reuse a variable outside its let") {
+  // The first exp(%x) is bound to %inner inside the value of %v's let; after that let,
+  // the second exp(%x) may share the call node but never use the out-of-scope %inner.
+  const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
+  const Var inner = Var::make("inner", TensorType::make({2}, DataType::float32()));
+  const Var v = Var::make("v", TensorType::make({2}, DataType::float32()));
+  const Op exp = Op::make("exp");
+  const Call first = Call::make(exp, {x});
+  const Expr value = Let::make(inner, first, Call::make(Op::make("negative"), {inner}));
+  const Function f = Function::make(
+      {x}, Let::make(v, value, Call::make(Op::make("add"), {v, Call::make(exp, {x})})),
+      TensorType::make({2}, DataType::float32()), {}, "main");
+  const IRModule mod{f};
+  const IRModule out = passes::EliminateCommonSubexpr{}(mod);
+  const auto* let = downcast<FunctionNode>(out.lookup("main"))->body.as<LetNode>();
+  REQUIRE(let != nullptr);
+  CHECK(let->value.same_as(value));
+  const auto* add = let->body.as<CallNode>();
+  REQUIRE(add != nullptr);
+  CHECK(add->args[1].same_as(first));
+  CHECK(passes::InferType{}(out).same_as(out));
+  CHECK(check_same_behaviour(mod, out) == 3);
+}
+
+TEST_CASE("EliminateCommonSubexpr handles a chain of 100000 nested calls in linear time") {
+  const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
+  const Op exp = Op::make("exp");
+  Expr a = x;
+  Expr b = x;
+  for (int i = 0; i < 100000; ++i) {
+    a = Call::make(exp, {a});
+    b = Call::make(exp, {b});
+  }
+  const Function out =
+      passes::eliminate_common_subexpr(Function::make({x}, Call::make(Op::make("add"), {a, b})));
+  const auto* call = out->body.as<CallNode>();
+  REQUIRE(call != nullptr);
+  CHECK(call->args[0].same_as(a));
+  CHECK(call->args[1].same_as(a));
+}
+
+TEST_CASE("EliminateCommonSubexpr runs InferType first in a sequential at opt_level 3") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), float32]) {
+  let %a = exp(%x);
+  let %b = exp(%x);
+  add(%a, %b)
+}
+)");
+  const auto pipeline = sequential(passes::EliminateCommonSubexpr{});
+  const IRModule expected = parse_module(R"(
+def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {
+  let %a: Tensor[(2), float32] = exp(%x);
+  add(%a, %a)
+}
+)");
+  PassContext o3{{.opt_level = 3}};
+  CHECK_NOTHROW(assert_structural_equal(pipeline(mod, o3), expected));
+  PassContext o2{{.opt_level = 2}};
+  CHECK(pipeline(mod, o2).same_as(mod));
+}
+
+TEST_CASE("EliminateCommonSubexpr is registered by name with opt_level 3 and requires InferType") {
+  REQUIRE(PassRegistry::global().contains("EliminateCommonSubexpr"));
+  const Pass p = PassRegistry::global().create("EliminateCommonSubexpr");
+  CHECK(p.info().opt_level == 3);
+  CHECK(p.info().required.contains("InferType"));
+  CHECK(passes::EliminateCommonSubexpr::info().opt_level == 3);
+}

@@ -1,0 +1,109 @@
+// Tests of ctir/passes/fold_constant.hpp: graph-level computations on constants evaluated.
+#include <ctir/passes/fold_constant.hpp>
+
+#include <ctir/ir/op_registry.hpp>
+#include <ctir/pass/sequential.hpp>
+#include <ctir/text/parser.hpp>
+
+#include <doctest/doctest.h>
+#include <passes_testing.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace ctir;
+using namespace ctir::testing;
+
+TEST_CASE("FoldConstant meets the laws of its golden cases") {
+  check_golden_laws("fold_constant", passes::FoldConstant{}, {.min_runs = 9, .stays_typed = true});
+}
+
+TEST_CASE("FoldConstant leaves a call that fails at evaluation for run time") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), int32]) -> Tensor[(2), int32] {
+  %0 = divide(const([4, 2]), const([2, 0]));
+  add(%x, %0)
+}
+)");
+  const IRModule out = passes::FoldConstant{}(mod);
+  CHECK(out.same_as(mod));
+  eval::Interpreter interp(out);
+  CHECK_THROWS_WITH_AS(interp.call("main", {eval::Value(TensorData(DataType::int32(), {2}))}),
+                       doctest::Contains("division by zero"), Error);
+}
+
+TEST_CASE("FoldConstant never folds a call of an operator without a kernel") {
+  OpRegistry::global().register_op(
+      OpDef("test.fold_constant.no_kernel")
+          .set_num_inputs(1)
+          .set_type_relation([](const std::vector<Type>& in, const Attrs&) { return in[0]; }));
+  const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
+  const Call call =
+      Call::make(Op::make("test.fold_constant.no_kernel"),
+                 {Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {1.0, 2.0}))});
+  const Function f = Function::make({x}, Call::make(Op::make("add"), {x, call}), {}, {}, "main");
+  CHECK(passes::fold_constant(f).same_as(f));
+}
+
+TEST_CASE("FoldConstant folds a chain of 100000 lets without a deep native stack") {
+  const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
+  std::vector<Var> vars;
+  for (int i = 0; i < 100000; ++i) {
+    vars.push_back(Var::make("v" + std::to_string(i), TensorType::make({2}, DataType::float32())));
+  }
+  Expr body = Call::make(Op::make("add"), {x, vars.back()});
+  for (std::size_t i = vars.size(); i-- > 0;) {
+    const Expr input =
+        i == 0
+            ? Expr(Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {0.0, 1.0})))
+            : Expr(vars[i - 1]);
+    body = Let::make(vars[i], Call::make(Op::make("add"), {input, FloatImm::make(1.0)}), body);
+  }
+  const Function folded = passes::fold_constant(Function::make({x}, body));
+  const auto* call = folded->body.as<CallNode>();
+  REQUIRE(call != nullptr);
+  const auto* constant = call->args[1].as<ConstantNode>();
+  REQUIRE(constant != nullptr);
+  CHECK(constant->data.get(0) == 100000.0);
+  CHECK(constant->data.get(1) == 100001.0);
+}
+
+TEST_CASE("FoldConstant runs InferType first in a sequential") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), float32]) {
+  let %a = add(const([1f, 2f]), 1f);
+  add(%x, %a)
+}
+)");
+  const auto pipeline = sequential(PassInfo{.name = "O2", .opt_level = 2}, passes::FoldConstant{});
+  PassContext ctx{{.opt_level = 2}};
+  const IRModule out = pipeline(mod, ctx);
+  const IRModule expected = parse_module(R"(
+def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {
+  add(%x, const([2f, 3f]))
+}
+)");
+  CHECK_NOTHROW(assert_structural_equal(out, expected));
+}
+
+TEST_CASE("FoldConstant reports an ill-typed program through InferType before folding") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), float32]) {
+  add(const([1f, 2f]), const([1f, 2f, 3f]))
+}
+)");
+  const auto pipeline = sequential(passes::FoldConstant{});
+  PassContext ctx{{.opt_level = 2}};
+  CHECK_THROWS_WITH_AS(pipeline(mod, ctx), doctest::Contains("InferType"), PassError);
+  // Called on its own, the pass leaves the ill-typed call alone.
+  CHECK(passes::FoldConstant{}(mod).same_as(mod));
+}
+
+TEST_CASE("FoldConstant is registered by name with opt_level 2 and requires InferType") {
+  REQUIRE(PassRegistry::global().contains("FoldConstant"));
+  const Pass p = PassRegistry::global().create("FoldConstant");
+  CHECK(p.info().opt_level == 2);
+  CHECK(p.info().required.contains("InferType"));
+  CHECK_FALSE(p.info().invalidates_result("InferType"));
+  CHECK(passes::FoldConstant::info().opt_level == 2);
+}

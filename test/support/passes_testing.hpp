@@ -1,0 +1,273 @@
+// Helpers for the standard pass tests: golden files, and running modules before and after.
+//
+// A golden file test/data/passes/<Pass>/<case>.ctir holds the input module, then a line
+// `#### expected`, then the module the pass must produce (compared structurally). A file
+// without the marker is an input that the pass must leave unchanged.
+#pragma once
+
+#include <ctir/eval/interpreter.hpp>
+#include <ctir/eval/kernels.hpp>
+#include <ctir/eval/random_inputs.hpp>
+#include <ctir/ir/module.hpp>
+#include <ctir/passes/infer_type.hpp>
+#include <ctir/text/parser.hpp>
+#include <ctir/text/printer.hpp>
+#include <ctir/traverse/assert_structural_equal.hpp>
+
+#include <doctest/doctest.h>
+#include <random_module.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ctir::testing {
+
+inline std::filesystem::path passes_data_dir() {
+#ifdef CTIR_TEST_DATA_DIR
+  return std::filesystem::path(CTIR_TEST_DATA_DIR) / "passes";
+#else
+  return std::filesystem::path("test/data/passes");
+#endif
+}
+
+/// One golden case: the input and what the pass makes of it.
+struct GoldenCase {
+  std::string name;
+  IRModule input;
+  IRModule expected;
+  /// False for a file without `#### expected`: the pass must return the input itself.
+  bool changes = true;
+};
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+/// The cases of test/data/passes/<pass>/, sorted by file name (at least one: a missing
+/// directory fails the test).
+inline std::vector<GoldenCase> golden_cases(std::string_view pass) {
+  const std::filesystem::path dir = passes_data_dir() / std::string(pass);
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::is_directory(dir)) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() == ".ctir") {
+        files.push_back(entry.path());
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE_MESSAGE(!files.empty(), "no golden files in " << dir.string());
+  std::vector<GoldenCase> cases;
+  for (const auto& file : files) {
+    const std::string text = read_text(file);
+    const std::string marker = "#### expected";
+    const std::size_t at = text.find(marker);
+    GoldenCase c;
+    c.name = file.filename().string();
+    c.input = parse_module(text.substr(0, at), c.name);
+    c.changes = at != std::string::npos;
+    c.expected = at == std::string::npos
+                     ? c.input
+                     : parse_module(text.substr(at + marker.size()), c.name + " (expected)");
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+/// Whether two values agree: integers bit for bit, floats within 1e-5 relative. With
+/// `any_shape`, tensors compare by their elements in row-major order (a flattened buffer).
+inline bool values_agree(const eval::Value& a, const eval::Value& b, bool any_shape,
+                         std::string& why) {
+  if (a.kind() != b.kind()) {
+    why = "different kinds of value";
+    return false;
+  }
+  if (a.is_tuple()) {
+    if (a.fields().size() != b.fields().size()) {
+      why = "tuples of different sizes";
+      return false;
+    }
+    for (std::size_t i = 0; i < a.fields().size(); ++i) {
+      if (!values_agree(a.fields()[i], b.fields()[i], any_shape, why)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  if (a.is_scalar()) {
+    const eval::Scalar& x = a.as_scalar();
+    const eval::Scalar& y = b.as_scalar();
+    if (x.dtype != y.dtype) {
+      why = "scalars of different dtypes";
+      return false;
+    }
+    if (!x.is_float()) {
+      why = "integers differ: " + eval::to_string(x) + " and " + eval::to_string(y);
+      return x.i == y.i;
+    }
+    const bool close = (std::isnan(x.f) && std::isnan(y.f)) || x.f == y.f ||
+                       std::fabs(x.f - y.f) <= 1e-5 * std::max(std::fabs(x.f), std::fabs(y.f));
+    why = "floats differ: " + eval::to_string(x) + " and " + eval::to_string(y);
+    return close;
+  }
+  if (!a.is_tensor()) {
+    why = "closures are not compared";
+    return false;
+  }
+  const TensorData& x = a.as_tensor();
+  const TensorData& y = b.as_tensor();
+  if (x.dtype() != y.dtype() || x.size() != y.size() || (!any_shape && x.shape() != y.shape())) {
+    why = "tensors of different types";
+    return false;
+  }
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!x.dtype().is_float()) {
+      if (x.get_int(i) != y.get_int(i)) {
+        why = "integer element " + std::to_string(i) + " differs";
+        return false;
+      }
+      continue;
+    }
+    const double u = x.get(i);
+    const double v = y.get(i);
+    if (!((std::isnan(u) && std::isnan(v)) || u == v ||
+          std::fabs(u - v) <= 1e-5 * std::max(std::fabs(u), std::fabs(v)))) {
+      why = "float element " + std::to_string(i) + " differs: " + std::to_string(u) + " and " +
+            std::to_string(v);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// `value` as a 1-D tensor when `type` is 1-D and `value` a tensor of another rank
+/// (inputs of a function whose buffers were flattened).
+inline eval::Value reshape_to(const eval::Value& value, const Type& type) {
+  const auto* tensor_type = type.as<TensorTypeNode>();
+  if (!value.is_tensor() || tensor_type == nullptr || tensor_type->ndim() != 1 ||
+      value.as_tensor().ndim() == 1) {
+    return value;
+  }
+  const TensorData& data = value.as_tensor();
+  TensorData out(data.dtype(), {static_cast<std::int64_t>(data.size())});
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if (data.dtype().is_float()) {
+      out.set(i, data.get(i));
+    } else {
+      out.set_int(i, data.get_int(i));
+    }
+  }
+  return eval::Value(std::move(out));
+}
+
+/// Runs every function of `before` that `after` still has on random inputs (seeds 1 to 3)
+/// in both modules and checks that the results agree (see values_agree). A seed on which
+/// `before` fails (an error at run time) is skipped: a pass may remove errors, never add
+/// them. Returns how many runs were compared.
+inline int check_same_behaviour(const IRModule& before, const IRModule& after,
+                                bool any_shape = false) {
+  int compared = 0;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    const std::string name = before.global_at(i)->name;
+    const BaseFunc changed = after.find(name);
+    if (!changed.defined()) {
+      continue;
+    }
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      std::vector<eval::Value> inputs;
+      std::vector<eval::Value> expected;
+      try {
+        inputs = eval::random_inputs(before, name, seed);
+        eval::Interpreter interp(before);
+        expected = interp.call(name, inputs);
+      } catch (const Error&) {
+        continue;
+      }
+      if (const auto* prim = changed.as<PrimFuncNode>()) {
+        for (std::size_t k = 0; k < inputs.size() && k < prim->params.size(); ++k) {
+          inputs[k] = reshape_to(inputs[k], prim->params[k]->ty);
+        }
+      }
+      std::vector<eval::Value> actual;
+      try {
+        eval::Interpreter interp(after);
+        actual = interp.call(name, inputs);
+      } catch (const Error& e) {
+        FAIL_CHECK("@" << name << " (seed " << seed << ") fails after the pass: " << e.what());
+        continue;
+      }
+      REQUIRE(actual.size() == expected.size());
+      for (std::size_t k = 0; k < actual.size(); ++k) {
+        std::string why;
+        const bool agree = values_agree(expected[k], actual[k], any_shape, why);
+        CHECK_MESSAGE(agree, "@" << name << " (seed " << seed << ") result " << k << ": " << why);
+      }
+      ++compared;
+    }
+  }
+  return compared;
+}
+
+/// How check_golden_laws compares results on random inputs.
+struct GoldenLawOptions {
+  /// At least this many runs (functions times seeds) must be compared.
+  int min_runs = 9;
+  /// Compare tensors by their row-major elements (for passes that reshape buffers).
+  bool any_shape = false;
+  /// The output must be typed: InferType returns it as the very same module.
+  bool stays_typed = false;
+};
+
+/// Checks the laws a pass keeps on its golden cases in test/data/passes/<dir>:
+/// - it turns each input into the expected module (structurally equal), and an input
+///   without an expected part into the very same module object;
+/// - running it on its own output changes nothing (idempotence);
+/// - every function keeps its results on random inputs (see check_same_behaviour);
+/// - with `stays_typed`, the output is typed.
+/// `pass` is anything callable as IRModule(IRModule): a static pass, a Pass, a lambda.
+template <class PassLike>
+void check_golden_laws(std::string_view dir, const PassLike& pass, GoldenLawOptions options = {}) {
+  int compared = 0;
+  for (const GoldenCase& c : golden_cases(dir)) {
+    CAPTURE(c.name);
+    const IRModule once = pass(c.input);
+    CHECK_NOTHROW(assert_structural_equal(once, c.expected));
+    if (!c.changes) {
+      CHECK_MESSAGE(once.same_as(c.input), "an unchanged module must come back as itself");
+    }
+    CHECK_NOTHROW(assert_structural_equal(pass(once), once));
+    if (options.stays_typed) {
+      CHECK_MESSAGE(passes::InferType{}(once).same_as(once), "the output is not typed");
+    }
+    compared += check_same_behaviour(c.input, once, options.any_shape);
+  }
+  CHECK(compared >= options.min_runs);
+}
+
+/// The first `count` generated modules (RandomModuleGenerator, seeds 1, 2, ...) that
+/// InferType accepts. Generated modules are well formed but not always well typed (a call
+/// may miss an argument), and the graph-level passes reject or skip ill-typed code.
+inline std::vector<IRModule> well_typed_generated_modules(std::size_t count) {
+  std::vector<IRModule> typed;
+  for (std::uint64_t seed = 1; typed.size() < count; ++seed) {
+    IRModule mod = RandomModuleGenerator(seed).module(3);
+    try {
+      static_cast<void>(passes::InferType{}(mod));
+      typed.push_back(std::move(mod));
+    } catch (const Error&) {
+    }
+  }
+  return typed;
+}
+
+} // namespace ctir::testing
