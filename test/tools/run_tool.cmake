@@ -7,9 +7,16 @@
 #         [-DSTDOUT=<golden> | -DSTDOUT_MATCH=<regex>] [-DSTDOUT_EMPTY=1]
 #         [-DSTDERR=<golden> | -DSTDERR_MATCH=<regex>] [-DSTDERR_EMPTY=1]
 #         [-DFILTER_TIMES=1] [-DCLEAN=<path|...>] [-DFILES=<actual|golden|...>]
+#         [-DCOMPARE_ARGS=<a|b|...> -DCOMPARE=same|different [-DCOMPARE_LINES=<regex>]]
 #         -P run_tool.cmake
 #
-# ARGS, CLEAN and FILES separate their items with '|' (a ';' would be split by add_test);
+# COMPARE_ARGS runs the tool a second time with those arguments (it must exit with status 0)
+# and compares the two standard outputs: COMPARE=same requires them equal, different
+# requires them to differ. With COMPARE_LINES only the lines matching the regex are
+# compared, and there must be some.
+#
+# ARGS, CLEAN, FILES and COMPARE_ARGS separate their items with '|' (a ';' would be split by
+# add_test);
 # the item <empty> stands for an empty argument. FILTER_TIMES replaces the numbers of a
 # timing table in the standard error ("  1.234 ms" -> " <t> ms", " 12.5%" -> " <p>%") before
 # it is compared. With the environment variable CTIR_UPDATE_GOLDEN set, the golden files are
@@ -33,17 +40,24 @@ function(split_items out text)
   set(${out} "${items}" PARENT_SCOPE)
 endfunction()
 
-# The command, each argument as a bracket argument so that none is split or dropped.
-split_items(args "${ARGS}")
-set(command "[==[${TOOL}]==]")
-set(shown "${TOOL}")
-foreach(arg IN LISTS args)
-  if(arg STREQUAL "<empty>")
-    set(arg "")
-  endif()
-  string(APPEND command " [==[${arg}]==]")
-  string(APPEND shown " '${arg}'")
-endforeach()
+# The command for the '|'-separated arguments `items`, each argument as a bracket argument so
+# that none is split or dropped (in `command_var`), and as it is shown (in `shown_var`).
+function(tool_command command_var shown_var items)
+  split_items(args "${items}")
+  set(command "[==[${TOOL}]==]")
+  set(shown "${TOOL}")
+  foreach(arg IN LISTS args)
+    if(arg STREQUAL "<empty>")
+      set(arg "")
+    endif()
+    string(APPEND command " [==[${arg}]==]")
+    string(APPEND shown " '${arg}'")
+  endforeach()
+  set(${command_var} "${command}" PARENT_SCOPE)
+  set(${shown_var} "${shown}" PARENT_SCOPE)
+endfunction()
+
+tool_command(command shown "${ARGS}")
 
 split_items(clean "${CLEAN}")
 foreach(path IN LISTS clean)
@@ -130,6 +144,63 @@ endfunction()
 
 check_stream("standard output" "${out}" "${STDOUT}" "${STDOUT_MATCH}" "${STDOUT_EMPTY}")
 check_stream("standard error" "${err}" "${STDERR}" "${STDERR_MATCH}" "${STDERR_EMPTY}")
+
+# The lines of `text` that match `regex`, in order, each with its newline (in `out`). The
+# text is cut at newlines by hand: as a list, brackets in it would hide separators.
+function(matching_lines out text regex)
+  set(kept "")
+  while(NOT text STREQUAL "")
+    string(FIND "${text}" "\n" newline)
+    if(newline EQUAL -1)
+      set(line "${text}")
+      set(text "")
+    else()
+      string(SUBSTRING "${text}" 0 ${newline} line)
+      math(EXPR rest "${newline} + 1")
+      string(SUBSTRING "${text}" ${rest} -1 text)
+    endif()
+    if(line MATCHES "${regex}")
+      string(APPEND kept "${line}\n")
+    endif()
+  endwhile()
+  set(${out} "${kept}" PARENT_SCOPE)
+endfunction()
+
+if(DEFINED COMPARE_ARGS)
+  if(NOT COMPARE MATCHES "^(same|different)$")
+    message(FATAL_ERROR "run_tool.cmake: COMPARE_ARGS needs -DCOMPARE=same or different")
+  endif()
+  tool_command(other_command other_shown "${COMPARE_ARGS}")
+  cmake_language(EVAL CODE "
+    execute_process(COMMAND ${other_command}
+      WORKING_DIRECTORY [==[${WORKDIR}]==]
+      RESULT_VARIABLE other_status
+      OUTPUT_VARIABLE other_out
+      ERROR_VARIABLE other_err)")
+  string(APPEND report "compared with: ${other_shown}\n")
+  if(NOT other_status STREQUAL "0")
+    string(APPEND failures "the compared command exited with status ${other_status}; its "
+      "standard error was:\n${other_err}\n")
+  else()
+    set(mine "${out}")
+    set(theirs "${other_out}")
+    if(DEFINED COMPARE_LINES)
+      matching_lines(mine "${out}" "${COMPARE_LINES}")
+      matching_lines(theirs "${other_out}" "${COMPARE_LINES}")
+      if(mine STREQUAL "" OR theirs STREQUAL "")
+        string(APPEND failures "no line of one of the standard outputs matches "
+          "${COMPARE_LINES}, so there is nothing to compare\n")
+      endif()
+    endif()
+    if(COMPARE STREQUAL "same" AND NOT mine STREQUAL theirs)
+      string(APPEND failures "the standard output differs from the compared command's, "
+        "which was:\n${other_out}\n")
+    elseif(COMPARE STREQUAL "different" AND mine STREQUAL theirs)
+      string(APPEND failures "the standard output is the same as the compared command's, "
+        "but should differ\n")
+    endif()
+  endif()
+endif()
 
 split_items(files "${FILES}")
 list(LENGTH files file_items)

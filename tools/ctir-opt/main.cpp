@@ -1,12 +1,15 @@
-// ctir-opt: reads a module in the ctir text format, runs a pass pipeline on it, writes it back.
+// ctir-opt: reads a module in the ctir text format, runs a pass pipeline on it, writes it back
+// (or runs one of its functions).
 #include "context.hpp"
 #include "diagnostics.hpp"
 #include "io.hpp"
 #include "listing.hpp"
 #include "options.hpp"
 #include "pipeline.hpp"
+#include "run.hpp"
 #include "version.hpp"
 
+#include <ctir/eval/error.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/context.hpp>
 #include <ctir/pass/instruments/verify.hpp>
@@ -14,6 +17,7 @@
 #include <ctir/text/printer.hpp>
 #include <ctir/traverse/format_tree.hpp>
 
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -24,6 +28,9 @@
 
 namespace ctir_opt {
 namespace {
+
+/// The config key of RemoveUnusedFunctions' entry functions.
+constexpr std::string_view entry_functions_key = "transform.entry_functions";
 
 int usage_error(std::string_view message) {
   std::cerr << format_error(message) << "Run 'ctir-opt --help' for usage.\n";
@@ -61,6 +68,54 @@ ctir::IRModule run_in_context(const ctir::Pass& pipeline, ctir::IRModule mod, Co
   return mod;
 }
 
+/// With --run FUNC, FUNC is the entry function RemoveUnusedFunctions keeps (unless the
+/// command line sets the entry functions itself): the function run is what matters.
+void use_run_function_as_entry(Options& options) {
+  for (const auto& setting : options.config) {
+    if (setting.first == entry_functions_key) {
+      return;
+    }
+  }
+  options.config.emplace_back(std::string(entry_functions_key), *options.run);
+}
+
+/// The entry functions RemoveUnusedFunctions keeps under `options`.
+std::string entry_functions(const Options& options) {
+  std::string value = "main";
+  for (const auto& setting : options.config) {
+    if (setting.first == entry_functions_key) {
+      value = setting.second;
+    }
+  }
+  return value;
+}
+
+/// --run: evaluates `name` of the resulting module `mod` and prints its inputs and outputs.
+int run_function_of(const ctir::IRModule& mod, const Options& options, const InputText& input,
+                    bool after_pipeline) {
+  const std::string& name = *options.run;
+  try {
+    if (after_pipeline) {
+      check_run_function_kept(mod, name, entry_functions(options));
+    }
+    run_function(mod, name, options.input_seed, std::cout);
+  } catch (const RunError& error) {
+    std::cerr << format_error(error.what());
+    return exit_failure;
+  } catch (const ctir::eval::EvalError& error) {
+    std::cerr << describe_eval_error(error, input, mod);
+    return exit_failure;
+  } catch (const std::exception& error) {
+    std::cerr << describe_exception(error);
+    return exit_failure;
+  }
+  if (!std::cout) {
+    std::cerr << format_error("cannot write the standard output");
+    return exit_failure;
+  }
+  return exit_success;
+}
+
 int run(const std::vector<std::string_view>& args) {
   Options options;
   try {
@@ -90,7 +145,14 @@ int run(const std::vector<std::string_view>& args) {
     std::vector<std::string> pipeline_names;
     if (options.pipeline) {
       pipeline = load_pipeline(*options.pipeline);
+    } else if (options.optimize) {
+      pipeline = load_pipeline("DefaultPipeline"); // -ON without -p
+    }
+    if (pipeline) {
       pipeline_names = pipeline_pass_names(*pipeline);
+    }
+    if (options.run) {
+      use_run_function_as_entry(options);
     }
     setup = make_context_setup(options, pipeline_names, std::cerr);
   } catch (const UsageError& error) {
@@ -100,14 +162,23 @@ int run(const std::vector<std::string_view>& args) {
   }
 
   ctir::IRModule mod;
-  std::string input_name;
+  InputText input;
   try {
-    InputText input = read_input(options.input);
-    input_name = input.name;
+    input = read_input(options.input);
     mod = ctir::parse_module(input.text, input.name);
   } catch (const std::exception& error) {
     std::cerr << describe_exception(error);
     return exit_failure;
+  }
+  const std::string& input_name = input.name;
+  if (options.run) {
+    // Before the pipeline runs: a misspelt name fails at once.
+    try {
+      check_run_function(mod, *options.run, input_name);
+    } catch (const RunError& error) {
+      std::cerr << format_error(error.what());
+      return exit_failure;
+    }
   }
 
   install_pass_error_printer();
@@ -146,13 +217,19 @@ int run(const std::vector<std::string_view>& args) {
     return exit_failure;
   }
 
-  try {
-    const std::string text =
-        options.format == OutputFormat::tree ? ctir::format_tree(*mod.node()) : ctir::print(mod);
-    write_output(options.output, text);
-  } catch (const std::exception& error) {
-    std::cerr << describe_exception(error);
-    return exit_failure;
+  // With --run the module is written only where -o says.
+  if (!options.run || options.output_given) {
+    try {
+      const std::string text =
+          options.format == OutputFormat::tree ? ctir::format_tree(*mod.node()) : ctir::print(mod);
+      write_output(options.output, text);
+    } catch (const std::exception& error) {
+      std::cerr << describe_exception(error);
+      return exit_failure;
+    }
+  }
+  if (options.run) {
+    return run_function_of(mod, options, input, pipeline.has_value());
   }
   return exit_success;
 }

@@ -44,12 +44,25 @@ void append_names(std::vector<std::string>& list, std::string_view value) {
   }
 }
 
+/// -O0 .. -O3: the level is the flag's digit; two different levels contradict each other.
+void set_optimize(Options& options, std::string_view flag, std::string_view) {
+  const int level = flag.back() - '0';
+  if (options.optimize && *options.optimize != level) {
+    throw UsageError("options " + quoted("-O" + std::to_string(*options.optimize)) + " and " +
+                     quoted(flag) + " ask for different optimization levels; give one");
+  }
+  options.optimize = level;
+}
+
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> table = {
       {"--pipeline", "-p", "PIPELINE", true,
        [](Options& o, std::string_view, std::string_view v) { o.pipeline = std::string(v); }},
       {"--output", "-o", "FILE", true,
-       [](Options& o, std::string_view, std::string_view v) { o.output = std::string(v); }},
+       [](Options& o, std::string_view, std::string_view v) {
+         o.output = std::string(v);
+         o.output_given = true;
+       }},
       {"--opt-level", "", "N", true,
        [](Options& o, std::string_view flag, std::string_view v) {
          const std::optional<int> level = parse_integer<int>(v);
@@ -58,7 +71,12 @@ const std::vector<OptionSpec>& option_table() {
                             quoted(v));
          }
          o.opt_level = *level;
+         o.opt_level_given = true;
        }},
+      {"-O0", "", "", false, set_optimize},
+      {"-O1", "", "", false, set_optimize},
+      {"-O2", "", "", false, set_optimize},
+      {"-O3", "", "", false, set_optimize},
       {"--disable", "", "NAME,...", false,
        [](Options& o, std::string_view, std::string_view v) { append_names(o.disabled, v); }},
       {"--required", "", "NAME,...", false,
@@ -113,6 +131,30 @@ const std::vector<OptionSpec>& option_table() {
                             quoted(v));
          }
        }},
+      {"--run", "", "FUNC", true,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         const std::string_view name = v.starts_with('@') ? v.substr(1) : v;
+         if (name.empty()) {
+           throw UsageError("option " + quoted(flag) + " expects a function name, not " +
+                            quoted(v));
+         }
+         o.run = std::string(name);
+       }},
+      {"--inputs", "", "random:SEED", true,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         constexpr std::string_view scheme = "random:";
+         const std::optional<std::uint64_t> seed =
+             v.starts_with(scheme) ? parse_integer<std::uint64_t>(v.substr(scheme.size()))
+                                   : std::nullopt;
+         if (!seed) {
+           throw UsageError("option " + quoted(flag) +
+                            " expects random:SEED (the only kind of inputs; SEED an unsigned "
+                            "decimal integer below 2^64, e.g. random:0), not " +
+                            quoted(v));
+         }
+         o.input_seed = *seed;
+         o.inputs_given = true;
+       }},
       {"--list-passes", "", "", false,
        [](Options& o, std::string_view, std::string_view) { o.list_passes = true; }},
       {"--list-configs", "", "", false,
@@ -137,6 +179,11 @@ const OptionSpec* find_option(std::string_view name) {
 /// Fails for an unknown option, suggesting the nearest option names (or, for an
 /// abbreviation such as `--dump`, the options it begins).
 [[noreturn]] void unknown_option(std::string_view name) {
+  if (name.starts_with("-O")) {
+    throw UsageError("unknown option " + quoted(name) +
+                     "; the optimization levels are -O0, -O1, -O2 and -O3 (--opt-level N "
+                     "sets any opt_level)");
+  }
   std::vector<std::string> candidates;
   for (const OptionSpec& spec : option_table()) {
     candidates.emplace_back(spec.name);
@@ -228,6 +275,20 @@ Options parse_command_line(const std::vector<std::string_view>& args) {
     }
     spec->apply(options, name, value.value_or(std::string_view{}));
   }
+
+  if (options.optimize) {
+    const int level = *options.optimize;
+    if (options.opt_level_given && options.opt_level != level) {
+      throw UsageError("option " + quoted("-O" + std::to_string(level)) + " sets opt_level " +
+                       std::to_string(level) + ", but '--opt-level' asks for " +
+                       std::to_string(options.opt_level) + "; give one of them");
+    }
+    options.opt_level = level;
+  }
+  if (options.inputs_given && !options.run) {
+    throw UsageError("option '--inputs' needs '--run FUNC': it chooses the inputs of the "
+                     "function --run evaluates");
+  }
   return options;
 }
 
@@ -235,13 +296,18 @@ std::string usage_text() {
   return R"usage(USAGE: ctir-opt [options] [FILE|-]
 
 Reads a module in the ctir text format (from standard input when FILE is - or
-absent), runs the pass pipeline given with -p inside a PassContext built from
-the options, and writes the resulting module. Without -p it parses, checks and
-prints the module in canonical form.
+absent), runs the pass pipeline given with -p (or, with -O0..-O3 and no -p,
+the DefaultPipeline) inside a PassContext built from the options, and writes
+the resulting module. Without a pipeline it parses, checks and prints the
+module in canonical form. With --run it evaluates a function of the resulting
+module instead of printing the module.
 
 Options:
   -p, --pipeline PIPELINE    passes to run, by registered name:
                              "A,B{option=value},sequential(C,D)"
+  -O0, -O1, -O2, -O3         set the opt_level to 0..3 and, without -p, run the
+                             DefaultPipeline (the standard passes that level
+                             enables)
   -o, --output FILE          write the module to FILE (default: standard output)
       --format text|tree     write the text format (default) or a tree of nodes
       --opt-level N          the PassContext's opt_level (default 2): a pass runs
@@ -261,14 +327,25 @@ Options:
                              numbered .ctir files in DIR
       --bisect-limit N       run only the first N optional passes (-1: all), and
                              report which ran (to stderr)
+      --run FUNC             evaluate the global function FUNC (graph- or
+                             tensor-level) of the resulting module with the
+                             reference interpreter and print its inputs and
+                             outputs, one line each; the module is written
+                             only with -o. FUNC is the entry function that
+                             RemoveUnusedFunctions keeps, unless --config
+                             transform.entry_functions=... names others
+      --inputs random:SEED   the inputs of --run: deterministic random values
+                             for FUNC's parameter types from the unsigned
+                             integer SEED (default random:0)
       --list-passes          list the registered passes and exit
       --list-configs         list the registered config options and exit
   -h, --help                 print this help and exit
       --version              print the version and exit
       --                     end of options (a file name may then start with -)
 
-Exit status: 0 on success, 1 on a parse, verification, pass or I/O error,
-2 on bad usage (unknown option or pass, malformed value).
+Exit status: 0 on success, 1 on a parse, verification, pass, evaluation or
+I/O error (or a --run function the module does not define), 2 on bad usage
+(unknown option or pass, malformed value, conflicting options).
 )usage";
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -31,7 +32,14 @@ struct Options {
   std::optional<std::string> pipeline;
   /// The output file; "-" is standard output.
   std::string output = "-";
+  /// Whether -o was given (with --run the module is written only then).
+  bool output_given = false;
+  /// The PassContext's opt_level: --opt-level N, or the N of -ON.
   int opt_level = 2;
+  /// Whether --opt-level was given.
+  bool opt_level_given = false;
+  /// The N of -O0 .. -O3: run the DefaultPipeline (when there is no -p) at opt_level N.
+  std::optional<int> optimize;
   std::vector<std::string> disabled;
   std::vector<std::string> required;
   /// `--config KEY=VALUE`, in command-line order.
@@ -46,6 +54,12 @@ struct Options {
   /// `--bisect-limit N` (-1 on the command line: no limit, SIZE_MAX here); nullopt: none.
   std::optional<std::size_t> bisect_limit;
   OutputFormat format = OutputFormat::text;
+  /// `--run FUNC`: the global function to evaluate on random inputs (without its `@`).
+  std::optional<std::string> run;
+  /// The SEED of `--inputs random:SEED` (0 when --inputs is absent).
+  std::uint64_t input_seed = 0;
+  /// Whether --inputs was given.
+  bool inputs_given = false;
   bool list_passes = false;
   bool list_configs = false;
   bool help = false;
@@ -59,7 +73,8 @@ public:
 };
 
 /// Reads the arguments after the program name. Throws UsageError for an unknown option
-/// (suggesting the nearest ones), a missing or malformed value, or a second input file.
+/// (suggesting the nearest ones), a missing or malformed value, a second input file, -ON
+/// with a different --opt-level or another -OM, and --inputs without --run.
 Options parse_command_line(const std::vector<std::string_view>& args);
 
 /// The text `--help` prints.
