@@ -30,6 +30,29 @@ TEST_CASE("SimplifyExpr applies only the rules that need no type to an untyped f
   CHECK(let->body.same_as(sum));
 }
 
+TEST_CASE("SimplifyExpr collapses reshapes and transposes of literals and constants") {
+  // The types of literals and constants are made on the fly: the rules must hold them.
+  const IRModule mod = parse_module(R"(
+def @main() {
+  %0 = reshape(reshape(const([1f, 2f, 3f, 4f]), newshape=[2, 2]), newshape=[4]);
+  %1 = transpose(transpose(const([[1f, 2f], [3f, 4f]])));
+  %2 = reshape(2f, newshape=[1]);
+  (%0, %1, %2)
+}
+)");
+  const IRModule expected = parse_module(R"(
+def @main() {
+  %0 = const([1f, 2f, 3f, 4f]);
+  %1 = const([[1f, 2f], [3f, 4f]]);
+  %2 = reshape(2f, newshape=[1]);
+  (%0, %1, %2)
+}
+)");
+  const IRModule out = passes::SimplifyExpr{}(mod);
+  CHECK_NOTHROW(assert_structural_equal(out, expected));
+  CHECK(check_same_behaviour(mod, out) == 3);
+}
+
 TEST_CASE("SimplifyExpr leaves ill-typed calls for InferType to report") {
   const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
   const Call inner =

@@ -146,7 +146,9 @@ private:
   /// when the rank is unknown.
   std::optional<std::vector<std::int64_t>> permutation(const CallNode& call) const {
     const auto axes = call.attrs.get<std::vector<std::int64_t>>("axes");
-    const auto* input = type_of(call.args[0]).as<TensorTypeNode>();
+    // Held here: a literal's type is made on the fly, and `input` points into it.
+    const Type input_type = type_of(call.args[0]);
+    const auto* input = input_type.as<TensorTypeNode>();
     if (!axes && input == nullptr) {
       return std::nullopt;
     }
@@ -189,7 +191,8 @@ private:
         input = inner->args[0];
       }
       const auto newshape = call->attrs.get<std::vector<std::int64_t>>("newshape");
-      if (const auto* in = type_of(input).as<TensorTypeNode>(); in != nullptr && newshape) {
+      const Type input_type = type_of(input); // `in` points into it
+      if (const auto* in = input_type.as<TensorTypeNode>(); in != nullptr && newshape) {
         bool same = in->shape.size() == newshape->size();
         for (std::size_t i = 0; same && i < newshape->size(); ++i) {
           same = ops::static_dim(in->shape[i]) == (*newshape)[i];
