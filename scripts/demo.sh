@@ -49,6 +49,7 @@ main() {
   echo "=== building ctir examples and tools in ${BUILD_DIR#"$CTIR_ROOT"/} ==="
   ctir_configure "$BUILD_DIR" \
     -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DCMAKE_CXX_COMPILER=g++ \
     -DCTIR_BUILD_TESTS=OFF \
     -DCTIR_BUILD_BENCHMARKS=OFF \

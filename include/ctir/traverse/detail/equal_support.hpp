@@ -61,7 +61,8 @@ constexpr unsigned child_position(unsigned position, DefRegionKind kind) noexcep
 /// The recursion depth of a position.
 constexpr unsigned position_depth(unsigned position) noexcept { return position >> 2U; }
 
-#if defined(__GNUC__) || defined(__clang__)
+// As CTIR_DETAIL_ALWAYS_INLINE: forced in optimised builds only.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
 #define CTIR_DETAIL_STRUCTURAL_INLINE [[gnu::always_inline]] inline
 #else
 #define CTIR_DETAIL_STRUCTURAL_INLINE inline
