@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 using namespace ctir;
@@ -167,6 +168,33 @@ TEST_CASE("a pass above the context's opt_level is skipped unless the context re
     mod = pipeline(mod, PassContext{{.opt_level = 3}});
     CHECK(log.str() == "low high");
   }
+}
+
+/// Fails when it runs; N is its opt_level.
+template <int N>
+struct Failing {
+  static constexpr PassInfo info() { return {.name = "Failing", .opt_level = N}; }
+  IRModule transform_module(IRModule, const PassContext&) const {
+    throw std::runtime_error("no luck");
+  }
+};
+
+TEST_CASE("an error in a plain sequential names the pass that failed, whether or not every "
+          "pass is enabled") {
+  const IRModule mod = sample_module();
+  const auto message = [&](const auto& pipeline, int opt_level) {
+    try {
+      static_cast<void>(pipeline(mod, PassContext{{.opt_level = opt_level}}));
+    } catch (const PassError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // opt_level 3: every pass enabled (the one-test path); 1: Step<2> is skipped (per pass).
+  const auto pipeline = sequential(Step<0>{}, Step<2>{}, Failing<0>{}, Step<0>{});
+  CHECK(message(pipeline, 3) == "Error in pass Failing: no luck");
+  CHECK(message(pipeline, 1) == "Error in pass Failing: no luck");
+  CHECK(message(sequential(Step<0>{}, Failing<3>{}), 2) == "no error");
 }
 
 TEST_CASE("a sequential is named 'sequential' unless given a PassInfo") {

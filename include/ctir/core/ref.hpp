@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
+#include <ctir/core/inline.hpp>
 #include <ctir/core/node.hpp>
 
 #include <compare>
@@ -123,14 +124,16 @@ public:
 
   /// Releases ownership without decrementing (for conversions).
   const T* release() noexcept { return std::exchange(ptr_, nullptr); }
-  void reset() noexcept {
+  // Forced inline: where the compiler can see that the Ref is empty (moved from), the
+  // release disappears; a call would hide that.
+  CTIR_DETAIL_ALWAYS_INLINE void reset() noexcept {
     // Checked here rather than on the class so that a node may hold a Ref to its own type.
     static_assert(ir_node<T>, "ctir: Ref<T> needs a node type T declared with CTIR_NODE or "
                               "CTIR_ABSTRACT_NODE inside the class");
-    if (ptr_ != nullptr && detail::object_access::dec_ref(ptr_)) {
-      detail::destroy_object(const_cast<Object*>(static_cast<const Object*>(ptr_)));
+    if (ptr_ != nullptr) {
+      drop(ptr_);
+      ptr_ = nullptr;
     }
-    ptr_ = nullptr;
   }
   void swap(Ref& other) noexcept { std::swap(ptr_, other.ptr_); }
 
@@ -142,6 +145,11 @@ public:
   }
 
 private:
+  static void drop(const T* object) noexcept {
+    if (detail::object_access::dec_ref(object)) {
+      detail::destroy_object(const_cast<Object*>(static_cast<const Object*>(object)));
+    }
+  }
   void retain() const noexcept {
     if (ptr_ != nullptr) {
       detail::object_access::inc_ref(ptr_);

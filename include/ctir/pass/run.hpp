@@ -1,6 +1,7 @@
 // What a pass is (concepts), and running one pass with its context's instruments.
 #pragma once
 
+#include <ctir/core/inline.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>
@@ -109,7 +110,7 @@ requires(!has_static_info<P>) constexpr decltype(auto)
 
 /// Runs the bare rewrite of `p` (no instruments, no error wrapping).
 template <class P, class Ctx>
-IRModule invoke_raw(const P& p, IRModule&& mod, const Ctx& ctx) {
+CTIR_DETAIL_ALWAYS_INLINE IRModule invoke_raw(const P& p, IRModule&& mod, const Ctx& ctx) {
   if constexpr (requires { p.transform_module(std::move(mod), ctx); }) {
     return p.transform_module(std::move(mod), ctx);
   } else if constexpr (has_graph_transform_function<P> || has_tensor_transform_function<P>) {
@@ -134,7 +135,7 @@ IRModule invoke_raw(const P& p, IRModule&& mod, const Ctx& ctx) {
 
 /// The bare rewrite, an exception reported as a PassError (the run without instruments).
 template <class P, class Ctx>
-IRModule invoke_checked(const P& p, IRModule&& mod, const Ctx& ctx) {
+CTIR_DETAIL_ALWAYS_INLINE IRModule invoke_checked(const P& p, IRModule&& mod, const Ctx& ctx) {
   try {
     return invoke_raw(p, std::move(mod), ctx);
   } catch (...) {
@@ -212,7 +213,8 @@ template <class P, class Ctx>
 /// Runs `p` on `mod` under `ctx`: its instruments (if any) around the bare rewrite, and an
 /// exception from the pass reported once as a PassError.
 template <class P, class Ctx>
-IRModule run_pass_reporting(const P& p, IRModule&& mod, const Ctx& ctx, bool& ran) {
+CTIR_DETAIL_ALWAYS_INLINE IRModule run_pass_reporting(const P& p, IRModule&& mod, const Ctx& ctx,
+                                                      bool& ran) {
   if (!ctx.has_instruments()) [[likely]] {
     ran = true;
     return invoke_checked(p, std::move(mod), ctx);
@@ -227,7 +229,7 @@ IRModule run_pass_reporting(const P& p, IRModule&& mod, const Ctx& ctx, bool& ra
 /// as a PassError. PassEnabled is not consulted: calling a pass directly runs it (unless an
 /// instrument's should_run says no).
 template <pass P, pass_context Ctx>
-IRModule run_pass(const P& p, IRModule mod, const Ctx& ctx) {
+CTIR_DETAIL_ALWAYS_INLINE IRModule run_pass(const P& p, IRModule mod, const Ctx& ctx) {
   bool ran = false;
   return detail::run_pass_reporting(p, std::move(mod), ctx, ran);
 }
@@ -248,7 +250,7 @@ class pass_interface {
 public:
   IRModule operator()(IRModule mod) const { return run_pass(self(), std::move(mod)); }
   template <pass_context Ctx>
-  IRModule operator()(IRModule mod, const Ctx& ctx) const {
+  CTIR_DETAIL_ALWAYS_INLINE IRModule operator()(IRModule mod, const Ctx& ctx) const {
     return run_pass(self(), std::move(mod), ctx);
   }
 

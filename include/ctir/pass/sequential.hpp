@@ -2,6 +2,7 @@
 // TVM's PassEnabled and transitive requirement resolution.
 #pragma once
 
+#include <ctir/core/inline.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/context.hpp>
 #include <ctir/pass/error.hpp>
@@ -9,6 +10,7 @@
 #include <ctir/pass/requirements.hpp>
 #include <ctir/pass/run.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -40,9 +42,10 @@ inline constexpr P provider_instance{};
 /// - A provider missing or a cycle of requirements is a compile error when every pass has a
 ///   static constexpr info(), else an error (PipelineError) when the sequential is made.
 ///
-/// Without instruments and requirements, running a sequential is the direct calls plus,
-/// per pass, one branch (the context has no instruments and no required/disabled lists)
-/// and the opt_level comparison: no virtual call, no allocation, no std::function. Static
+/// Without instruments and requirements, running a sequential whose passes are all enabled
+/// by the context's opt_level is one test (no instruments, no required/disabled lists, an
+/// opt_level at least the passes' highest) and the direct calls: no virtual call, no
+/// allocation, no std::function; else one branch and the opt_level comparison per pass. Static
 /// instruments (InstrumentedPassContext) are called directly, also without allocation.
 template <class... Ps>
 class Sequential : public pass_interface<Sequential<Ps...>> {
@@ -66,7 +69,7 @@ public:
 
   /// The bare run: the passes in order (each through run_pass, so with instruments).
   template <pass_context Ctx>
-  IRModule transform_module(IRModule mod, const Ctx& ctx) const {
+  CTIR_DETAIL_ALWAYS_INLINE IRModule transform_module(IRModule mod, const Ctx& ctx) const {
     detail::RequirementState* outer = detail::active_requirements;
     if (!tracking_ && outer == nullptr) [[likely]] {
       return run_plain(std::move(mod), ctx, std::index_sequence_for<Ps...>{});
@@ -109,11 +112,21 @@ private:
     }
     for (std::size_t i = 0; i < member_count; ++i) {
       tracking_ = tracking_ || !infos[i].required.empty();
+      highest_opt_level_ = std::max(highest_opt_level_, infos[i].opt_level);
     }
   }
 
   template <class Ctx, std::size_t... I>
-  IRModule run_plain(IRModule&& mod, const Ctx& ctx, std::index_sequence<I...>) const {
+  CTIR_DETAIL_ALWAYS_INLINE IRModule run_plain(IRModule&& mod, const Ctx& ctx,
+                                               std::index_sequence<I...>) const {
+    if (ctx.is_plain() && ctx.opt_level() >= highest_opt_level_) [[likely]] {
+      // Every pass is enabled: one test for the whole run, then the direct calls. The
+      // module travels in a local that nothing else sees, so that the compiler knows a
+      // moved-from module is empty and drops the dead releases.
+      IRModule current = std::move(mod);
+      ((current = unchecked_step<I>(std::move(current), ctx)), ...);
+      return IRModule(std::move(current)); // not the return slot, which others can see
+    }
     // One handler for the whole run (not one per pass): it knows which pass was running.
     std::size_t running = 0;
     try {
@@ -122,6 +135,17 @@ private:
       detail::rethrow_as_pass_error(member_name(running, std::index_sequence<I...>{}));
     }
     return std::move(mod);
+  }
+  template <std::size_t I, class Ctx>
+  CTIR_DETAIL_ALWAYS_INLINE IRModule unchecked_step(IRModule&& mod, const Ctx& ctx) const {
+    const auto& p = std::get<I>(passes_);
+    // A handler per pass, so that no state records which pass runs (a try costs nothing
+    // until something throws).
+    try {
+      return detail::invoke_raw(p, std::move(mod), ctx);
+    } catch (...) {
+      detail::rethrow_as_pass_error(detail::info_of(p).name);
+    }
   }
   template <std::size_t I, class Ctx>
   void plain_step(IRModule& mod, const Ctx& ctx, std::size_t& running) const {
@@ -195,6 +219,7 @@ private:
   std::tuple<Ps...> passes_;
   std::array<std::array<std::int16_t, NameList::capacity>, pool_size> providers_{};
   bool tracking_ = false;
+  int highest_opt_level_ = 0; ///< the highest opt_level of the sequential's own passes
 };
 
 /// A static sequential named "sequential" (opt_level 0) of the given passes:

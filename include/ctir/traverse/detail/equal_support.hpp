@@ -1,6 +1,7 @@
 // Internals shared by structural equality and hashing: flat pointer maps, node classes, dispatch.
 #pragma once
 
+#include <ctir/core/inline.hpp>
 #include <ctir/core/node.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/core/ref.hpp>
@@ -61,12 +62,7 @@ constexpr unsigned child_position(unsigned position, DefRegionKind kind) noexcep
 /// The recursion depth of a position.
 constexpr unsigned position_depth(unsigned position) noexcept { return position >> 2U; }
 
-// As CTIR_DETAIL_ALWAYS_INLINE: forced in optimised builds only.
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
-#define CTIR_DETAIL_STRUCTURAL_INLINE [[gnu::always_inline]] inline
-#else
-#define CTIR_DETAIL_STRUCTURAL_INLINE inline
-#endif
+#define CTIR_DETAIL_STRUCTURAL_INLINE CTIR_DETAIL_ALWAYS_INLINE
 
 // ---------------------------------------------------------------------------
 // Node classes
