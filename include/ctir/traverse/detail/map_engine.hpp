@@ -486,7 +486,14 @@ protected:
   CTIR_DETAIL_ALWAYS_INLINE mapped_ref map_concrete(const C& node) {
     constexpr std::size_t k = Set::template first_match<C>();
     if constexpr (is_variable_node_v<C>) {
-      if (Region == DefRegionKind::none || remapped(node) != nullptr) {
+      if constexpr (k == npos || Mode == rewrite_mode::mutate) {
+        // No callback for it: a use stands for its new variable, if any (inline, as the
+        // common case is a variable use and an empty table).
+        const ObjectRef* fresh = remapped(node);
+        if (Region == DefRegionKind::none || fresh != nullptr) {
+          return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
+        }
+      } else if (Region == DefRegionKind::none || remapped(node) != nullptr) {
         return map_var_site(node, Region);
       }
     }
