@@ -20,7 +20,7 @@ for tool in valgrind "${cxx[gcc]}" "${cxx[clang]}"; do
   fi
 done
 mkdir -p "$out"
-flags=(-std=c++20 -O2 -g -DNDEBUG -Wall -Wextra -Werror -I"$root/include" -Wl,-z,now)
+flags=(-std=c++20 -O2 -g -DNDEBUG -Wall -Wextra -Werror -I"$root/include" -I"$root/bench" -Wl,-z,now)
 for compiler in gcc clang; do
   "${cxx[$compiler]}" "${flags[@]}" "$root/bench/pass/callgrind_driver.cpp" \
     -o "$out/driver-$compiler" &

@@ -1,13 +1,8 @@
-// Pass infrastructure overhead: a static sequential of 10 passes against the 10 direct calls,
-// and the runtime pipeline (Pass, type-erased) with and without instruments.
-//
-// For instruction counts, run under callgrind and compare the inclusive cost per call of
-// the run_* functions (they are never inlined), e.g.
-//   valgrind --tool=callgrind --callgrind-out-file=pass.cg ctir_bench_pass
-//       --benchmark_filter='work' --benchmark_min_time=0.05   (one command line)
-//   callgrind_annotate --inclusive=yes pass.cg | grep run_
-#include <ctir/ir/builder.hpp>
-#include <ctir/ir/graph/expr.hpp>
+// Pass infrastructure overhead in time: a static sequential of 10 passes against the 10
+// direct calls, and the runtime pipeline (Pass, type-erased) with and without instruments.
+// The same passes in instructions: bash bench/pass/callgrind.sh.
+#include "support/ten_passes.hpp"
+
 #include <ctir/pass/instruments/timing.hpp>
 #include <ctir/pass/pass.hpp>
 #include <ctir/runtime/pass.hpp>
@@ -19,32 +14,9 @@
 #include <vector>
 
 using namespace ctir;
+using namespace ctir::bench;
 
 namespace {
-
-/// A small pass: looks at every function of the module (what a cheap analysis does).
-template <int I>
-struct Work {
-  static constexpr PassInfo info() { return {.name = "Work", .opt_level = 0}; }
-  IRModule transform_module(IRModule mod, const PassContext&) const {
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < mod.size(); ++i) {
-      count += mod.function_at(i)->attrs.size() + static_cast<std::size_t>(I);
-    }
-    benchmark::DoNotOptimize(count);
-    return mod;
-  }
-};
-
-/// A pass that does nothing: the infrastructure's own cost.
-template <int I>
-struct Nothing {
-  static constexpr PassInfo info() { return {.name = "Nothing", .opt_level = 0}; }
-  IRModule transform_module(IRModule mod, const PassContext&) const {
-    benchmark::DoNotOptimize(mod.node().get());
-    return mod;
-  }
-};
 
 /// A static instrument whose hooks cost nothing.
 struct NoOpInstrument {
@@ -52,43 +24,9 @@ struct NoOpInstrument {
   void run_after_pass(const IRModule&, const PassInfo&) const {}
 };
 
-IRModule make_module(int functions) {
-  IRModule mod;
-  for (int i = 0; i < functions; ++i) {
-    const Var x = Var::make("x", tensor_type({2}, DataType::float32()));
-    mod.add("f" + std::to_string(i),
-            Function::make({x}, x, {}, {{"index", std::int64_t{i}}}, "f" + std::to_string(i)));
-  }
-  return mod;
-}
-
-template <template <int> class P>
-constexpr auto ten = sequential(P<0>{}, P<1>{}, P<2>{}, P<3>{}, P<4>{}, P<5>{}, P<6>{}, P<7>{},
-                                P<8>{}, P<9>{});
-
 template <template <int> class P>
 std::vector<Pass> ten_erased() {
   return {P<0>{}, P<1>{}, P<2>{}, P<3>{}, P<4>{}, P<5>{}, P<6>{}, P<7>{}, P<8>{}, P<9>{}};
-}
-
-template <template <int> class P>
-[[gnu::noinline]] IRModule run_direct(IRModule mod, const PassContext& ctx) {
-  mod = P<0>{}.transform_module(std::move(mod), ctx);
-  mod = P<1>{}.transform_module(std::move(mod), ctx);
-  mod = P<2>{}.transform_module(std::move(mod), ctx);
-  mod = P<3>{}.transform_module(std::move(mod), ctx);
-  mod = P<4>{}.transform_module(std::move(mod), ctx);
-  mod = P<5>{}.transform_module(std::move(mod), ctx);
-  mod = P<6>{}.transform_module(std::move(mod), ctx);
-  mod = P<7>{}.transform_module(std::move(mod), ctx);
-  mod = P<8>{}.transform_module(std::move(mod), ctx);
-  mod = P<9>{}.transform_module(std::move(mod), ctx);
-  return mod;
-}
-
-template <template <int> class P, class Ctx>
-[[gnu::noinline]] IRModule run_static(IRModule mod, const Ctx& ctx) {
-  return ten<P>(std::move(mod), ctx);
 }
 
 template <template <int> class P>
@@ -99,8 +37,6 @@ template <template <int> class P>
 [[gnu::noinline]] IRModule run_runtime(const Pass& pipeline, IRModule mod, const PassContext& ctx) {
   return pipeline(std::move(mod), ctx);
 }
-
-constexpr int module_size = 32;
 
 template <template <int> class P>
 void direct(benchmark::State& state) {
