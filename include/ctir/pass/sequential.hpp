@@ -124,51 +124,26 @@ private:
       // module travels in a local that nothing else sees, so that the compiler knows a
       // moved-from module is empty and drops the dead releases.
       IRModule current = std::move(mod);
-      ((current = unchecked_step<I>(std::move(current), ctx)), ...);
+      ((current = detail::invoke_checked(std::get<I>(passes_), std::move(current), ctx)), ...);
       return IRModule(std::move(current)); // not the return slot, which others can see
     }
-    // One handler for the whole run (not one per pass): it knows which pass was running.
-    std::size_t running = 0;
-    try {
-      (plain_step<I>(mod, ctx, running), ...);
-    } catch (...) {
-      detail::rethrow_as_pass_error(member_name(running, std::index_sequence<I...>{}));
-    }
+    (plain_step<I>(mod, ctx), ...);
     return std::move(mod);
   }
   template <std::size_t I, class Ctx>
-  CTIR_DETAIL_ALWAYS_INLINE IRModule unchecked_step(IRModule&& mod, const Ctx& ctx) const {
-    const auto& p = std::get<I>(passes_);
-    // A handler per pass, so that no state records which pass runs (a try costs nothing
-    // until something throws).
-    try {
-      return detail::invoke_raw(p, std::move(mod), ctx);
-    } catch (...) {
-      detail::rethrow_as_pass_error(detail::info_of(p).name);
-    }
-  }
-  template <std::size_t I, class Ctx>
-  void plain_step(IRModule& mod, const Ctx& ctx, std::size_t& running) const {
+  void plain_step(IRModule& mod, const Ctx& ctx) const {
     const auto& p = std::get<I>(passes_);
     const PassInfo& info = detail::info_of(p);
     if (ctx.is_plain()) [[likely]] {
       // No required/disabled lists and no instruments: PassEnabled is the opt_level test,
       // and the pass is a direct call.
       if (ctx.opt_level() >= info.opt_level) {
-        running = I;
-        mod = detail::invoke_raw(p, std::move(mod), ctx);
+        mod = detail::invoke_checked(p, std::move(mod), ctx);
       }
     } else if (ctx.pass_enabled(info)) {
       bool ran = false;
       mod = detail::run_pass_reporting(p, std::move(mod), ctx, ran);
     }
-  }
-  template <std::size_t... I>
-  std::string_view member_name(std::size_t index, std::index_sequence<I...>) const noexcept {
-    std::string_view name;
-    static_cast<void>(
-        ((index == I ? (name = detail::info_of(std::get<I>(passes_)).name, true) : false) || ...));
-    return name;
   }
 
   template <class Ctx, std::size_t... I>

@@ -127,8 +127,8 @@ protected:
   // free pair when map_free_vars is on; an unmapped free variable binds to itself), and
   // their own fields (the type) are compared then; every later encounter, definition
   // or use, must name the same partner. `e` is only read to report (Track).
-  CTIR_DETAIL_STRUCTURAL_INLINE Step bind_vars(const Object* a, const Object* b,
-                                               std::uint16_t flags, const EqualEntry* e) {
+  CTIR_DETAIL_ALWAYS_INLINE Step bind_vars(const Object* a, const Object* b, std::uint16_t flags,
+                                           const EqualEntry* e) {
     if (const Object** partner = var_lhs_.find(a)) [[likely]] {
       if (*partner == b) [[likely]] {
         return Step::done;
@@ -203,7 +203,7 @@ private:
     return Step::descend;
   }
 
-  CTIR_DETAIL_STRUCTURAL_INLINE void push(const EqualEntry& entry) {
+  CTIR_DETAIL_ALWAYS_INLINE void push(const EqualEntry& entry) {
     if (has_pending_) {
       work_.push(pending_);
     }
@@ -425,7 +425,7 @@ private:
     const Object* b;
     unsigned position;
     template <class T>
-    CTIR_DETAIL_STRUCTURAL_INLINE bool operator()(const T& a) const {
+    CTIR_DETAIL_ALWAYS_INLINE bool operator()(const T& a) const {
       return engine.template compare_static<T>(&a, b, position);
     }
   };
@@ -433,7 +433,7 @@ private:
     EqualEngine& engine;
     const Object* b;
     unsigned position;
-    CTIR_DETAIL_STRUCTURAL_INLINE bool operator()(const Object& a) const {
+    CTIR_DETAIL_ALWAYS_INLINE bool operator()(const Object& a) const {
       return engine.run_iterative(&a, b, flags_of(position));
     }
   };
@@ -492,7 +492,7 @@ private:
   }
 
   template <class T, std::size_t I>
-  CTIR_DETAIL_STRUCTURAL_INLINE static bool value_field_equal(const T& a, const T& b) {
+  CTIR_DETAIL_ALWAYS_INLINE static bool value_field_equal(const T& a, const T& b) {
     using F = std::remove_cvref_t<decltype(field_at_v<T, I>)>;
     if constexpr (F::kind != FieldKind::value || F::ignored) {
       return true;
@@ -502,8 +502,7 @@ private:
   }
 
   template <class T, std::size_t J>
-  CTIR_DETAIL_STRUCTURAL_INLINE bool compare_field_static(const T& a, const T& b,
-                                                          unsigned position) {
+  CTIR_DETAIL_ALWAYS_INLINE bool compare_field_static(const T& a, const T& b, unsigned position) {
     using F = std::remove_cvref_t<decltype(field_at_v<T, J>)>;
     if constexpr (F::ignored || F::kind == FieldKind::value) {
       return true;

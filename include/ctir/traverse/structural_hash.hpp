@@ -167,8 +167,7 @@ public:
   }
 
 protected:
-  CTIR_DETAIL_STRUCTURAL_INLINE std::uint64_t fold(std::uint64_t acc,
-                                                   std::uint64_t token) noexcept {
+  CTIR_DETAIL_ALWAYS_INLINE std::uint64_t fold(std::uint64_t acc, std::uint64_t token) noexcept {
     ++length_;
     return add61(mul61(acc, hash_base), reduce61(token));
   }
@@ -198,8 +197,8 @@ protected:
 
   // The token of a variable; true on its first encounter (its fields are hashed next),
   // false on every later one.
-  CTIR_DETAIL_STRUCTURAL_INLINE bool first_encounter(const Object* var, std::uint32_t type_index,
-                                                     std::uint16_t flags, std::uint64_t& token) {
+  CTIR_DETAIL_ALWAYS_INLINE bool first_encounter(const Object* var, std::uint32_t type_index,
+                                                 std::uint16_t flags, std::uint64_t& token) {
     if (const std::uint64_t* known = tokens_.find(var)) [[likely]] {
       token = *known;
       return false;
@@ -223,7 +222,7 @@ private:
     return token;
   }
 
-  CTIR_DETAIL_STRUCTURAL_INLINE void push(const HashEntry& entry) {
+  CTIR_DETAIL_ALWAYS_INLINE void push(const HashEntry& entry) {
     if (has_pending_) {
       work_.push(pending_);
     }
@@ -337,7 +336,7 @@ private:
     unsigned position;
     std::uint64_t acc;
     template <class T>
-    CTIR_DETAIL_STRUCTURAL_INLINE std::uint64_t operator()(const T& node) const {
+    CTIR_DETAIL_ALWAYS_INLINE std::uint64_t operator()(const T& node) const {
       return engine.template hash_static<T>(&node, position, acc);
     }
   };
@@ -345,7 +344,7 @@ private:
     HashEngine& engine;
     unsigned position;
     std::uint64_t acc;
-    CTIR_DETAIL_STRUCTURAL_INLINE std::uint64_t operator()(const Object& node) const {
+    CTIR_DETAIL_ALWAYS_INLINE std::uint64_t operator()(const Object& node) const {
       return engine.run_iterative(&node, flags_of(position), acc);
     }
   };
@@ -404,8 +403,8 @@ private:
   }
 
   template <class T>
-  CTIR_DETAIL_STRUCTURAL_INLINE std::uint64_t hash_children(const T& node, unsigned position,
-                                                            std::uint64_t acc) {
+  CTIR_DETAIL_ALWAYS_INLINE std::uint64_t hash_children(const T& node, unsigned position,
+                                                        std::uint64_t acc) {
     if constexpr (has_node_fields_v<T>) {
       [&]<std::size_t... I>(std::index_sequence<I...>) {
         ((acc = hash_field<T, I>(node, position, acc)), ...);
@@ -418,8 +417,8 @@ private:
   }
 
   template <class T, std::size_t J>
-  CTIR_DETAIL_STRUCTURAL_INLINE std::uint64_t hash_field(const T& node, unsigned position,
-                                                         std::uint64_t acc) {
+  CTIR_DETAIL_ALWAYS_INLINE std::uint64_t hash_field(const T& node, unsigned position,
+                                                     std::uint64_t acc) {
     using F = std::remove_cvref_t<decltype(field_at_v<T, J>)>;
     if constexpr (F::ignored || F::kind == FieldKind::value) {
       return acc;
@@ -438,8 +437,7 @@ private:
 
   /// The static counterpart of HashCore::value_token: the same token.
   template <class T>
-  CTIR_DETAIL_STRUCTURAL_INLINE static std::uint64_t value_token(const T& node,
-                                                                 std::uint64_t seed) {
+  CTIR_DETAIL_ALWAYS_INLINE static std::uint64_t value_token(const T& node, std::uint64_t seed) {
     for_each_field<T>([&](const auto& field) {
       using F = std::remove_cvref_t<decltype(field)>;
       if constexpr (F::ignored) {

@@ -62,8 +62,6 @@ constexpr unsigned child_position(unsigned position, DefRegionKind kind) noexcep
 /// The recursion depth of a position.
 constexpr unsigned position_depth(unsigned position) noexcept { return position >> 2U; }
 
-#define CTIR_DETAIL_STRUCTURAL_INLINE CTIR_DETAIL_ALWAYS_INLINE
-
 // ---------------------------------------------------------------------------
 // Node classes
 // ---------------------------------------------------------------------------
@@ -257,8 +255,8 @@ struct slot_table<type_list<Ts...>> {
 };
 
 template <std::size_t Slot, class... Ts, class F, class Fallback>
-CTIR_DETAIL_STRUCTURAL_INLINE decltype(auto) visit_slot(const Object& object, F& f,
-                                                        Fallback& fallback) {
+CTIR_DETAIL_ALWAYS_INLINE decltype(auto) visit_slot(const Object& object, F& f,
+                                                    Fallback& fallback) {
   constexpr int position = slot_table<type_list<Ts...>>::position[Slot];
   if constexpr (position >= 0) {
     using T = type_at_t<static_cast<std::size_t>(position), Ts...>;
@@ -291,8 +289,8 @@ CTIR_DETAIL_STRUCTURAL_INLINE decltype(auto) visit_slot(const Object& object, F&
 /// table: a multiply, a shift, an indirect jump and one comparison, whatever the size of
 /// the universe (a chain of comparisons costs one per type before the match).
 template <class... Ts, class F, class Fallback>
-CTIR_DETAIL_STRUCTURAL_INLINE decltype(auto) dispatch_in(type_list<Ts...>, const Object& object,
-                                                         F& f, Fallback& fallback) {
+CTIR_DETAIL_ALWAYS_INLINE decltype(auto) dispatch_in(type_list<Ts...>, const Object& object, F& f,
+                                                     Fallback& fallback) {
   using Table = slot_table<type_list<Ts...>>;
   if constexpr (sizeof...(Ts) == 0) {
     return fallback(object);
@@ -351,13 +349,13 @@ public:
     }
   }
 
-  CTIR_DETAIL_STRUCTURAL_INLINE void push(const T& value) {
+  CTIR_DETAIL_ALWAYS_INLINE void push(const T& value) {
     if (top_ == end_) [[unlikely]] {
       grow();
     }
     *top_++ = value;
   }
-  CTIR_DETAIL_STRUCTURAL_INLINE T pop() noexcept { return *--top_; }
+  CTIR_DETAIL_ALWAYS_INLINE T pop() noexcept { return *--top_; }
   T& back() noexcept { return top_[-1]; }
   const T& back() const noexcept { return top_[-1]; }
   bool empty() const noexcept { return top_ == begin_; }
