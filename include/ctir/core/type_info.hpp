@@ -34,6 +34,25 @@ constexpr std::string_view to_string(DefRegionKind kind) noexcept {
   return "?";
 }
 
+namespace detail {
+/// The definition region of a child: a pattern sticks for the whole subtree, a simple
+/// definition covers only the node in the field.
+constexpr DefRegionKind child_region(DefRegionKind parent, DefRegionKind field) noexcept {
+  // The common case, a use field, in one instruction: none and def_simple map to none.
+  static_assert(static_cast<int>(DefRegionKind::none) == 0 &&
+                static_cast<int>(DefRegionKind::def_simple) == 1 &&
+                static_cast<int>(DefRegionKind::def_pattern) == 2);
+  if (field == DefRegionKind::none) {
+    return static_cast<DefRegionKind>(static_cast<std::uint8_t>(parent) & 2U);
+  }
+  return parent == DefRegionKind::def_pattern ? DefRegionKind::def_pattern : field;
+}
+} // namespace detail
+
+/// What TypeInfo::for_each_child calls on each child: the traversal's own state, the
+/// child and the definition-region kind of the child's site. Returns false to stop.
+using ChildVisitFn = bool (*)(void* context, const Object& child, DefRegionKind region);
+
 /// What a field holds, as far as the structural utilities care.
 enum class FieldKind : std::uint8_t {
   node,       ///< a Ref<T> to a node (may be null)
@@ -98,6 +117,13 @@ struct TypeInfo {
   std::string_view (*variable_name)(const Object&) = nullptr;
   /// Optional one-line rendering used instead of the generic one (PrimType prints "int32").
   void (*repr)(const Object&, std::string&) = nullptr;
+  /// Optional: calls `visit(context, child, kind)` on each non-null child of a node at a
+  /// site of kind `region`, in field order, `kind` being the child's own site's kind;
+  /// returns false as soon as a call does. Static types get one compiled from their
+  /// hooks, which reads the fields directly; without it, traversals read the children
+  /// through `fields`.
+  bool (*for_each_child)(const Object&, DefRegionKind region, ChildVisitFn visit,
+                         void* context) = nullptr;
 
   /// Whether objects of this type are also of the type with index `other_index` at
   /// depth `other_depth` (every type is derived from itself).

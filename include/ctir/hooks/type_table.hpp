@@ -1,6 +1,7 @@
 // The runtime descriptor of a static node type, generated from its hooks; creating nodes.
 #pragma once
 
+#include <ctir/core/inline.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_registry.hpp>
 #include <ctir/hooks/hooks.hpp>
@@ -124,6 +125,40 @@ constexpr FieldInfo make_field_info(const F& field) noexcept {
   return info;
 }
 
+template <class T, class F>
+CTIR_DETAIL_ALWAYS_INLINE bool visit_field_children(const T& node, DefRegionKind region,
+                                                    ChildVisitFn visit, void* context) {
+  if constexpr (F::ignored || F::kind == FieldKind::value) {
+    return true;
+  } else if constexpr (F::kind == FieldKind::node) {
+    const Object* child = F::get(node).get();
+    return child == nullptr || visit(context, *child, child_region(region, F::def_kind));
+  } else {
+    const DefRegionKind inner = child_region(region, F::def_kind);
+    for (const auto& item : F::get(node)) {
+      if (const Object* child = item.get(); child != nullptr && !visit(context, *child, inner)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+template <class T, class... F>
+bool for_each_child_in(const Object& object, [[maybe_unused]] DefRegionKind region,
+                       [[maybe_unused]] ChildVisitFn visit, [[maybe_unused]] void* context,
+                       const field_list<F...>&) {
+  [[maybe_unused]] const T& node = static_cast<const T&>(object);
+  return (visit_field_children<T, F>(node, region, visit, context) && ...);
+}
+
+/// TypeInfo::for_each_child of a static type: its fields read directly.
+template <class T>
+bool for_each_child_of(const Object& object, DefRegionKind region, ChildVisitFn visit,
+                       void* context) {
+  return for_each_child_in<T>(object, region, visit, context, fields_v<T>);
+}
+
 template <class T>
 void destroy_node(Object* object) noexcept {
   delete static_cast<T*>(object);
@@ -182,6 +217,7 @@ inline constexpr TypeInfo type_info_v = [] {
   if constexpr (requires(const T& node, std::string& out) { T::ctir_repr(node, out); }) {
     info.repr = &detail::short_repr_of<T>;
   }
+  info.for_each_child = &detail::for_each_child_of<T>;
   return info;
 }();
 

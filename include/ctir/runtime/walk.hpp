@@ -9,7 +9,6 @@
 #include <ctir/traverse/detail/walk_engine.hpp>
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,27 +16,49 @@
 
 namespace ctir::detail::traverse {
 
-/// One child field of a node type, as the runtime walk reads it.
-struct runtime_child_field {
-  const FieldInfo* field;
-  const Object* (*get)(const Object&, const FieldInfo&);
-  std::size_t (*size)(const Object&, const FieldInfo&);
-  const Object* (*at)(const Object&, const FieldInfo&, std::size_t);
-  DefRegionKind def_kind;
-};
+/// TypeInfo::for_each_child for a type without one (registered at run time): the children
+/// read through its field table.
+inline bool for_each_child_by_fields(const Object& object, DefRegionKind region, ChildVisitFn visit,
+                                     void* context) {
+  for (const FieldInfo& field : object.type_info().fields) {
+    if (field.ignored() || field.kind == FieldKind::value) {
+      continue;
+    }
+    const DefRegionKind inner = child_region(region, field.def_kind);
+    if (field.kind == FieldKind::node) {
+      const Object* child = field.get(object, field);
+      if (child != nullptr && !visit(context, *child, inner)) {
+        return false;
+      }
+    } else {
+      const std::size_t size = field.size(object, field);
+      for (std::size_t i = 0; i < size; ++i) {
+        const Object* child = field.at(object, field, i);
+        if (child != nullptr && !visit(context, *child, inner)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+/// What a runtime walk does at a node of a given type, per kind of site.
+namespace runtime_site {
+inline constexpr std::uint8_t idle = 1;    ///< no callback, no children to walk
+inline constexpr std::uint8_t descend = 2; ///< walk the node's children
+inline constexpr std::uint8_t matched = 4; ///< call the node's callback
+} // namespace runtime_site
 
 /// What a runtime walk needs to know about a node type, looked up once per type: the
-/// callback that matches it and its child fields.
-struct runtime_type_entry {
+/// callback that matches it and how to reach its children.
+struct alignas(32) runtime_type_entry {
   /// The type index this entry describes (initialized to one that cannot hash here).
   std::uint32_t index = 0;
-  /// Bit 0: nothing to do at a use site; bit 1: nothing to do at a definition site.
-  std::uint8_t idle = 0;
-  bool is_variable = false;
+  /// runtime_site flags, indexed by the DefRegionKind of the site.
+  std::array<std::uint8_t, 3> site{};
   const runtime::Callbacks::Entry* match = nullptr;
-  /// The child fields, in order: [first, last) of the walker's field pool.
-  std::uint32_t first = 0;
-  std::uint32_t last = 0;
+  bool (*for_each_child)(const Object&, DefRegionKind, ChildVisitFn, void*) = nullptr;
 };
 
 /// A small direct-mapped cache from type index to runtime_type_entry, so that matching by
@@ -53,6 +74,13 @@ public:
     }
   }
 
+  /// The entry of the node's type if it is in the cache, else null.
+  CTIR_DETAIL_ALWAYS_INLINE const runtime_type_entry* find(const Object& node) const noexcept {
+    const std::uint32_t index = node.dynamic_type_index();
+    const runtime_type_entry& entry = entries_[index % size];
+    return entry.index == index ? &entry : nullptr;
+  }
+
   CTIR_DETAIL_ALWAYS_INLINE const runtime_type_entry& lookup(const Object& node) {
     const std::uint32_t index = node.dynamic_type_index();
     runtime_type_entry& entry = entries_[index % size];
@@ -62,39 +90,36 @@ public:
     return entry;
   }
 
-  /// The child fields of an entry.
-  const runtime_child_field* fields() const noexcept { return fields_.data(); }
-
 private:
   CTIR_DETAIL_NOINLINE void fill(runtime_type_entry& entry, const Object& node) {
     const TypeInfo& info = node.type_info();
     entry.index = info.index;
-    entry.is_variable = info.is_variable;
     entry.match = callbacks_.match(node);
-    // A type evicted and met again appends its fields again: the pool stays small (types
-    // times fields), and entries never point into a reallocated range they do not own.
-    entry.first = static_cast<std::uint32_t>(fields_.size());
+    entry.for_each_child =
+        info.for_each_child != nullptr ? info.for_each_child : &for_each_child_by_fields;
+    bool has_children = false;
     for (const FieldInfo& field : info.fields) {
-      if (!field.ignored() && field.kind != FieldKind::value) {
-        fields_.push_back({&field, field.kind == FieldKind::node ? field.get : nullptr, field.size,
-                           field.at, field.def_kind});
-      }
+      has_children = has_children || (!field.ignored() && field.kind != FieldKind::value);
     }
-    entry.last = static_cast<std::uint32_t>(fields_.size());
-    const bool has_children = entry.last != entry.first;
-    const bool busy = entry.match != nullptr;
-    const bool use_idle = !busy && (!has_children || info.is_variable);
-    const bool def_idle = !busy && !has_children;
-    entry.idle = static_cast<std::uint8_t>((use_idle ? 1U : 0U) | (def_idle ? 2U : 0U));
+    for (const DefRegionKind region :
+         {DefRegionKind::none, DefRegionKind::def_simple, DefRegionKind::def_pattern}) {
+      // A variable at a use is a leaf: its type belongs to its definition.
+      const bool descend = has_children && !(region == DefRegionKind::none && info.is_variable);
+      const bool matched = entry.match != nullptr;
+      entry.site[static_cast<std::size_t>(region)] = static_cast<std::uint8_t>(
+          (!matched && !descend ? runtime_site::idle : 0U) |
+          (descend ? runtime_site::descend : 0U) | (matched ? runtime_site::matched : 0U));
+    }
   }
 
   const runtime::Callbacks& callbacks_;
   std::array<runtime_type_entry, size> entries_{};
-  std::vector<runtime_child_field> fields_;
 };
 
-/// The runtime layer's walk: callbacks and child fields found through the type cache;
-/// native recursion within the stack budget, an explicit stack beyond it.
+/// The runtime layer's walk: callbacks and children found through the type cache. A node
+/// costs one cache lookup; one with something to do also costs a call to its type's
+/// for_each_child, which calls back here for each child. Native recursion within the
+/// stack budget, an explicit stack beyond it.
 template <WalkOrder Order>
 class runtime_walker {
 public:
@@ -103,69 +128,76 @@ public:
 
   /// Walks `root`; returns the interrupt's payload, if any.
   std::optional<ObjectRef> run(const Object* root) {
-    if (root != nullptr && !walk(*root, DefRegionKind::none)) {
+    if (root != nullptr && !visit(this, *root, DefRegionKind::none)) {
       return std::move(payload_.value);
     }
     return std::nullopt;
   }
 
 private:
-  /// Walks a node; inlined at each child, so that a node with nothing to do (a leaf no
-  /// callback matches, a variable at a use) costs no call.
-  CTIR_DETAIL_ALWAYS_INLINE bool walk(const Object& node, DefRegionKind region) {
-    const runtime_type_entry& type = cache_.lookup(node);
-    if ((type.idle >> (region == DefRegionKind::none ? 0 : 1)) & 1U) {
+  /// The ChildVisitFn the node types' for_each_child call back. Small, so that a node with
+  /// nothing to do (a leaf no callback matches, a variable at a use) saves no registers.
+  static bool visit(void* self, const Object& node, DefRegionKind region) {
+    auto& walker = *static_cast<runtime_walker*>(self);
+    const runtime_type_entry* type = walker.cache_.find(node);
+    if (type == nullptr) [[unlikely]] {
+      return walker.visit_new_type(node, region);
+    }
+    const std::uint8_t what = type->site[static_cast<std::size_t>(region)];
+    if (what & runtime_site::idle) {
       return true;
     }
-    return walk_node(node, type.match, type.first, type.last, type.is_variable, region);
+    if (what == runtime_site::descend) {
+      // No callback: the node's children are all there is to it (a tail call, no frame).
+      if (stack_position() < walker.stack_floor_) [[unlikely]] {
+        return walker.walk_deep(node, region);
+      }
+      return type->for_each_child(node, region, &visit, self);
+    }
+    return walker.walk_node(node, region, *type, what);
   }
 
-  /// A node with something to do (passed its cache entry's parts, which the recursion
-  /// below may evict).
-  CTIR_DETAIL_NOINLINE bool walk_node(const Object& node, const runtime::Callbacks::Entry* match,
-                                      std::uint32_t first, std::uint32_t last, bool is_variable,
-                                      DefRegionKind region) {
-    if (stack_position() < stack_floor_) [[unlikely]] {
-      return walk_deep(node, region);
+  /// visit() of a node whose type is not in the cache yet (out of line: a call would make
+  /// visit() save registers on every node).
+  CTIR_DETAIL_NOINLINE bool visit_new_type(const Object& node, DefRegionKind region) {
+    (void)cache_.lookup(node);
+    return visit(this, node, region);
+  }
+
+  /// A node with something to do.
+  CTIR_DETAIL_NOINLINE bool walk_node(const Object& node, DefRegionKind region,
+                                      const runtime_type_entry& type, std::uint8_t what) {
+    runtime_walker& walker = *this;
+    void* const self = this;
+    if (stack_position() < walker.stack_floor_) [[unlikely]] {
+      return walker.walk_deep(node, region);
     }
+    // Loaded before the callback, which the optimizer cannot see through.
+    const runtime::Callbacks::Entry* const match = type.match;
+    const auto for_each_child = type.for_each_child;
     if constexpr (Order == WalkOrder::pre) {
       if (match != nullptr) {
-        const WalkAction action = call(*match, node, region);
+        const WalkAction action = walker.call(*match, node, region);
         if (action != WalkAction::advance) {
           return action != WalkAction::interrupt;
         }
       }
     }
-    if (region != DefRegionKind::none || !is_variable) {
-      for (std::uint32_t f = first; f != last; ++f) {
-        // Indexed, not by pointer: a child's first visit may grow the pool.
-        const runtime_child_field& child_field = cache_.fields()[f];
-        const DefRegionKind inner = child_region(region, child_field.def_kind);
-        if (child_field.get != nullptr) {
-          if (const Object* child = child_field.get(node, *child_field.field)) {
-            if (!walk(*child, inner)) {
-              return false;
-            }
-          }
-        } else {
-          const std::size_t size = child_field.size(node, *child_field.field);
-          for (std::size_t i = 0; i < size; ++i) {
-            const runtime_child_field& array = cache_.fields()[f];
-            if (const Object* child = array.at(node, *array.field, i)) {
-              if (!walk(*child, inner)) {
-                return false;
-              }
-            }
-          }
-        }
-      }
+    if ((what & runtime_site::descend) && !for_each_child(node, region, &visit, self)) {
+      return false;
     }
     if constexpr (Order == WalkOrder::post) {
       if (match != nullptr) {
-        return call(*match, node, region) != WalkAction::interrupt;
+        return walker.call(*match, node, region) != WalkAction::interrupt;
       }
     }
     return true;
+  }
+
+  CTIR_DETAIL_NOINLINE WalkAction call(const runtime::Callbacks::Entry& entry, const Object& node,
+                                       DefRegionKind region) {
+    borrowed_ref<Object> ref(&node);
+    return apply_walk_result(payload_, entry.walk(ref.get(), region));
   }
 
   struct item {
@@ -174,28 +206,6 @@ private:
     const runtime::Callbacks::Entry* exit;
     DefRegionKind region;
   };
-
-  CTIR_DETAIL_NOINLINE WalkAction call(const runtime::Callbacks::Entry& entry, const Object& node,
-                                       DefRegionKind region) {
-    borrowed_ref<Object> ref(&node);
-    return apply_walk_result(payload_, entry.walk(ref.get(), region));
-  }
-
-  static void push_child(std::vector<item>& stack, const FieldInfo& field, const Object& node,
-                         DefRegionKind region) {
-    const DefRegionKind inner = child_region(region, field.def_kind);
-    if (field.kind == FieldKind::node) {
-      if (const Object* child = field.get(node, field)) {
-        stack.push_back({child, nullptr, inner});
-      }
-    } else {
-      for (std::size_t i = field.size(node, field); i-- > 0;) {
-        if (const Object* child = field.at(node, field, i)) {
-          stack.push_back({child, nullptr, inner});
-        }
-      }
-    }
-  }
 
   /// The rest of a subtree too deep for native recursion, on an explicit stack.
   CTIR_DETAIL_NOINLINE bool walk_deep(const Object& root, DefRegionKind region) {
@@ -211,6 +221,7 @@ private:
         continue;
       }
       const runtime_type_entry& type = cache_.lookup(*current.node);
+      const std::uint8_t what = type.site[static_cast<std::size_t>(current.region)];
       if (type.match != nullptr) {
         if constexpr (Order == WalkOrder::pre) {
           const WalkAction action = call(*type.match, *current.node, current.region);
@@ -224,11 +235,11 @@ private:
           stack.push_back({current.node, type.match, current.region});
         }
       }
-      if (current.region == DefRegionKind::none && type.is_variable) {
-        continue; // a variable at a use is a leaf
-      }
-      for (std::uint32_t f = type.last; f-- > type.first;) {
-        push_child(stack, *cache_.fields()[f].field, *current.node, current.region);
+      if (what & runtime_site::descend) {
+        for_each_dynamic_child<true>(*current.node, current.region,
+                                     [&](const Object* child, DefRegionKind inner) {
+                                       stack.push_back({child, nullptr, inner});
+                                     });
       }
     }
     return true;

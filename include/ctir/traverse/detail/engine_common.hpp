@@ -56,12 +56,6 @@ CTIR_DETAIL_ALWAYS_INLINE std::uintptr_t stack_floor() noexcept {
   return here > stack_budget ? here - stack_budget : 0;
 }
 
-/// The definition region of a child: a pattern sticks for the whole subtree, a simple
-/// definition covers only the node in the field.
-constexpr DefRegionKind child_region(DefRegionKind parent, DefRegionKind field) noexcept {
-  return parent == DefRegionKind::def_pattern ? DefRegionKind::def_pattern : field;
-}
-
 /// Whether a node of static type C at a site of kind `region` is a variable use: a variable
 /// is a leaf at its uses (its type belongs to its definition).
 template <class C>
