@@ -1,6 +1,7 @@
 // The object model: Object, Ref, node declaration and the type registry.
 #pragma once
 
+#include <ctir/core/child_visitor.hpp>
 #include <ctir/core/node.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/core/ref.hpp>

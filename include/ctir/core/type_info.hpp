@@ -10,6 +10,7 @@
 namespace ctir {
 
 class Object;
+struct ChildVisitor;
 template <class T>
 class Ref;
 using ObjectRef = Ref<Object>;
@@ -48,10 +49,6 @@ constexpr DefRegionKind child_region(DefRegionKind parent, DefRegionKind field) 
   return parent == DefRegionKind::def_pattern ? DefRegionKind::def_pattern : field;
 }
 } // namespace detail
-
-/// What TypeInfo::for_each_child calls on each child: the traversal's own state, the
-/// child and the definition-region kind of the child's site. Returns false to stop.
-using ChildVisitFn = bool (*)(void* context, const Object& child, DefRegionKind region);
 
 /// What a field holds, as far as the structural utilities care.
 enum class FieldKind : std::uint8_t {
@@ -117,13 +114,12 @@ struct TypeInfo {
   std::string_view (*variable_name)(const Object&) = nullptr;
   /// Optional one-line rendering used instead of the generic one (PrimType prints "int32").
   void (*repr)(const Object&, std::string&) = nullptr;
-  /// Optional: calls `visit(context, child, kind)` on each non-null child of a node at a
-  /// site of kind `region`, in field order, `kind` being the child's own site's kind;
-  /// returns false as soon as a call does. Static types get one compiled from their
-  /// hooks, which reads the fields directly; without it, traversals read the children
-  /// through `fields`.
-  bool (*for_each_child)(const Object&, DefRegionKind region, ChildVisitFn visit,
-                         void* context) = nullptr;
+  /// Optional: reports each non-null child of a node at a site of kind `region` to
+  /// `visitor(child, kind)` (core/child_visitor.hpp), in field order, `kind` being the
+  /// child's own site's kind; returns false as soon as the visitor does. Static types get
+  /// one compiled from their hooks, which reads the fields directly; without it,
+  /// traversals read the children through `fields`.
+  bool (*for_each_child)(const Object&, DefRegionKind region, ChildVisitor& visitor) = nullptr;
 
   /// Whether objects of this type are also of the type with index `other_index` at
   /// depth `other_depth` (every type is derived from itself).

@@ -1,6 +1,7 @@
 // The runtime descriptor of a static node type, generated from its hooks; creating nodes.
 #pragma once
 
+#include <ctir/core/child_visitor.hpp>
 #include <ctir/core/inline.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_registry.hpp>
@@ -127,16 +128,16 @@ constexpr FieldInfo make_field_info(const F& field) noexcept {
 
 template <class T, class F>
 CTIR_DETAIL_ALWAYS_INLINE bool visit_field_children(const T& node, DefRegionKind region,
-                                                    ChildVisitFn visit, void* context) {
+                                                    ChildVisitor& visitor) {
   if constexpr (F::ignored || F::kind == FieldKind::value) {
     return true;
   } else if constexpr (F::kind == FieldKind::node) {
     const Object* child = F::get(node).get();
-    return child == nullptr || visit(context, *child, child_region(region, F::def_kind));
+    return child == nullptr || visitor(*child, child_region(region, F::def_kind));
   } else {
     const DefRegionKind inner = child_region(region, F::def_kind);
     for (const auto& item : F::get(node)) {
-      if (const Object* child = item.get(); child != nullptr && !visit(context, *child, inner)) {
+      if (const Object* child = item.get(); child != nullptr && !visitor(*child, inner)) {
         return false;
       }
     }
@@ -146,17 +147,15 @@ CTIR_DETAIL_ALWAYS_INLINE bool visit_field_children(const T& node, DefRegionKind
 
 template <class T, class... F>
 bool for_each_child_in(const Object& object, [[maybe_unused]] DefRegionKind region,
-                       [[maybe_unused]] ChildVisitFn visit, [[maybe_unused]] void* context,
-                       const field_list<F...>&) {
+                       [[maybe_unused]] ChildVisitor& visitor, const field_list<F...>&) {
   [[maybe_unused]] const T& node = static_cast<const T&>(object);
-  return (visit_field_children<T, F>(node, region, visit, context) && ...);
+  return (visit_field_children<T, F>(node, region, visitor) && ...);
 }
 
 /// TypeInfo::for_each_child of a static type: its fields read directly.
 template <class T>
-bool for_each_child_of(const Object& object, DefRegionKind region, ChildVisitFn visit,
-                       void* context) {
-  return for_each_child_in<T>(object, region, visit, context, fields_v<T>);
+bool for_each_child_of(const Object& object, DefRegionKind region, ChildVisitor& visitor) {
+  return for_each_child_in<T>(object, region, visitor, fields_v<T>);
 }
 
 template <class T>

@@ -1,6 +1,7 @@
 // The type-erased walk: callbacks registered at run time, nodes walked through their field tables.
 #pragma once
 
+#include <ctir/core/child_visitor.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_info.hpp>
@@ -18,8 +19,8 @@ namespace ctir::detail::traverse {
 
 /// TypeInfo::for_each_child for a type without one (registered at run time): the children
 /// read through its field table.
-inline bool for_each_child_by_fields(const Object& object, DefRegionKind region, ChildVisitFn visit,
-                                     void* context) {
+inline bool for_each_child_by_fields(const Object& object, DefRegionKind region,
+                                     ChildVisitor& visitor) {
   for (const FieldInfo& field : object.type_info().fields) {
     if (field.ignored() || field.kind == FieldKind::value) {
       continue;
@@ -27,14 +28,14 @@ inline bool for_each_child_by_fields(const Object& object, DefRegionKind region,
     const DefRegionKind inner = child_region(region, field.def_kind);
     if (field.kind == FieldKind::node) {
       const Object* child = field.get(object, field);
-      if (child != nullptr && !visit(context, *child, inner)) {
+      if (child != nullptr && !visitor(*child, inner)) {
         return false;
       }
     } else {
       const std::size_t size = field.size(object, field);
       for (std::size_t i = 0; i < size; ++i) {
         const Object* child = field.at(object, field, i);
-        if (child != nullptr && !visit(context, *child, inner)) {
+        if (child != nullptr && !visitor(*child, inner)) {
           return false;
         }
       }
@@ -58,7 +59,7 @@ struct alignas(32) runtime_type_entry {
   /// runtime_site flags, indexed by the DefRegionKind of the site.
   std::array<std::uint8_t, 3> site{};
   const runtime::Callbacks::Entry* match = nullptr;
-  bool (*for_each_child)(const Object&, DefRegionKind, ChildVisitFn, void*) = nullptr;
+  bool (*for_each_child)(const Object&, DefRegionKind, ChildVisitor&) = nullptr;
 };
 
 /// A small direct-mapped cache from type index to runtime_type_entry, so that matching by
@@ -69,10 +70,15 @@ public:
 
   explicit runtime_type_cache(const runtime::Callbacks& callbacks) noexcept
       : callbacks_(callbacks) {
+    static_assert(size == ChildVisitor::filter_slots);
     for (std::uint32_t slot = 0; slot < size; ++slot) {
       entries_[slot].index = slot ^ 1U; // never looked up in this slot
+      filter_[slot].index = slot ^ 1U;
     }
   }
+
+  /// The types with nothing to do, for ChildVisitor::filter.
+  const ChildVisitor::FilterSlot* filter() const noexcept { return filter_.data(); }
 
   /// The entry of the node's type if it is in the cache, else null.
   CTIR_DETAIL_ALWAYS_INLINE const runtime_type_entry* find(const Object& node) const noexcept {
@@ -101,6 +107,9 @@ private:
     for (const FieldInfo& field : info.fields) {
       has_children = has_children || (!field.ignored() && field.kind != FieldKind::value);
     }
+    ChildVisitor::FilterSlot& filter = filter_[info.index % size];
+    filter.index = info.index;
+    filter.skip = 0;
     for (const DefRegionKind region :
          {DefRegionKind::none, DefRegionKind::def_simple, DefRegionKind::def_pattern}) {
       // A variable at a use is a leaf: its type belongs to its definition.
@@ -109,11 +118,16 @@ private:
       entry.site[static_cast<std::size_t>(region)] = static_cast<std::uint8_t>(
           (!matched && !descend ? runtime_site::idle : 0U) |
           (descend ? runtime_site::descend : 0U) | (matched ? runtime_site::matched : 0U));
+      if (!matched && !descend) {
+        filter.skip =
+            static_cast<std::uint8_t>(filter.skip | (1U << static_cast<unsigned>(region)));
+      }
     }
   }
 
   const runtime::Callbacks& callbacks_;
   std::array<runtime_type_entry, size> entries_{};
+  std::array<ChildVisitor::FilterSlot, size> filter_{};
 };
 
 /// The runtime layer's walk: callbacks and children found through the type cache. A node
@@ -121,38 +135,42 @@ private:
 /// for_each_child, which calls back here for each child. Native recursion within the
 /// stack budget, an explicit stack beyond it.
 template <WalkOrder Order>
-class runtime_walker {
+class runtime_walker : private ChildVisitor {
 public:
   explicit runtime_walker(const runtime::Callbacks& callbacks)
-      : cache_(callbacks), stack_floor_(stack_floor()) {}
+      : cache_(callbacks), stack_floor_(stack_floor()) {
+    ChildVisitor::visit = &runtime_walker::visit;
+    ChildVisitor::filter = cache_.filter();
+  }
+  runtime_walker(const runtime_walker&) = delete;
+  runtime_walker& operator=(const runtime_walker&) = delete;
 
   /// Walks `root`; returns the interrupt's payload, if any.
   std::optional<ObjectRef> run(const Object* root) {
-    if (root != nullptr && !visit(this, *root, DefRegionKind::none)) {
+    if (root != nullptr && !visit(*this, *root, DefRegionKind::none)) {
       return std::move(payload_.value);
     }
     return std::nullopt;
   }
 
 private:
-  /// The ChildVisitFn the node types' for_each_child call back. Small, so that a node with
-  /// nothing to do (a leaf no callback matches, a variable at a use) saves no registers.
-  static bool visit(void* self, const Object& node, DefRegionKind region) {
-    auto& walker = *static_cast<runtime_walker*>(self);
+  /// The ChildVisitor::visit the node types' for_each_child call back. Nodes with nothing
+  /// to do rarely get here: the filter, filled with the cache, passes over them (and
+  /// walk_node does nothing for those that do). Small, with calls only in tail position,
+  /// so that it saves no registers.
+  static bool visit(ChildVisitor& self, const Object& node, DefRegionKind region) {
+    auto& walker = static_cast<runtime_walker&>(self);
     const runtime_type_entry* type = walker.cache_.find(node);
     if (type == nullptr) [[unlikely]] {
       return walker.visit_new_type(node, region);
     }
     const std::uint8_t what = type->site[static_cast<std::size_t>(region)];
-    if (what & runtime_site::idle) {
-      return true;
-    }
     if (what == runtime_site::descend) {
       // No callback: the node's children are all there is to it (a tail call, no frame).
-      if (stack_position() < walker.stack_floor_) [[unlikely]] {
+      if (stack_below(walker.stack_floor_)) [[unlikely]] {
         return walker.walk_deep(node, region);
       }
-      return type->for_each_child(node, region, &visit, self);
+      return type->for_each_child(node, region, self);
     }
     return walker.walk_node(node, region, *type, what);
   }
@@ -161,15 +179,15 @@ private:
   /// visit() save registers on every node).
   CTIR_DETAIL_NOINLINE bool visit_new_type(const Object& node, DefRegionKind region) {
     (void)cache_.lookup(node);
-    return visit(this, node, region);
+    return visit(*this, node, region);
   }
 
   /// A node with something to do.
   CTIR_DETAIL_NOINLINE bool walk_node(const Object& node, DefRegionKind region,
                                       const runtime_type_entry& type, std::uint8_t what) {
     runtime_walker& walker = *this;
-    void* const self = this;
-    if (stack_position() < walker.stack_floor_) [[unlikely]] {
+    ChildVisitor& self = *this;
+    if (stack_below(walker.stack_floor_)) [[unlikely]] {
       return walker.walk_deep(node, region);
     }
     // Loaded before the callback, which the optimizer cannot see through.
@@ -183,7 +201,7 @@ private:
         }
       }
     }
-    if ((what & runtime_site::descend) && !for_each_child(node, region, &visit, self)) {
+    if ((what & runtime_site::descend) && !for_each_child(node, region, self)) {
       return false;
     }
     if constexpr (Order == WalkOrder::post) {

@@ -50,6 +50,18 @@ CTIR_DETAIL_ALWAYS_INLINE std::uintptr_t stack_position() noexcept {
 #endif
 }
 
+/// Whether the native stack has grown below `floor`: one compare of the stack pointer with
+/// memory where the target allows it (this test runs once per node).
+CTIR_DETAIL_ALWAYS_INLINE bool stack_below(const std::uintptr_t& floor) noexcept {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  bool below;
+  __asm__("cmpq %1, %%rsp" : "=@ccb"(below) : "m"(floor));
+  return below;
+#else
+  return stack_position() < floor;
+#endif
+}
+
 /// The stack position below which a traversal started here stops recursing natively.
 CTIR_DETAIL_ALWAYS_INLINE std::uintptr_t stack_floor() noexcept {
   const std::uintptr_t here = stack_position();

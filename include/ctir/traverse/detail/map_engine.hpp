@@ -515,7 +515,7 @@ protected:
   /// place where the native recursion deepens, so the only place that checks the budget.
   template <DefRegionKind Region, class C>
   CTIR_DETAIL_NOINLINE mapped_ref map_inner(const C& node) {
-    if (stack_position() < stack_floor_) [[unlikely]] {
+    if (stack_below(stack_floor_)) [[unlikely]] {
       return map_deep(node, Region);
     }
     constexpr std::size_t k = Set::template first_match<C>();

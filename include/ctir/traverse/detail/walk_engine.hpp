@@ -233,7 +233,7 @@ private:
   /// place where the native recursion deepens, so the only place that checks the budget.
   template <DefRegionKind Region, class C>
   CTIR_DETAIL_NOINLINE step_result walk_inner(const C& node) {
-    if (stack_position() < stack_floor_) [[unlikely]] {
+    if (stack_below(stack_floor_)) [[unlikely]] {
       return walk_deep(&node, Region);
     }
     constexpr std::size_t k = Set::template first_match<C>();
