@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -112,4 +113,64 @@ TEST_CASE("elided defaults compare against a default-constructed node") {
   CHECK_FALSE(dtype.is_default(*i64, dtype));
   ctir::FloatImm f32 = ctir::FloatImm::make(1.0);
   CHECK(f32->type_info().fields[1].is_default(*f32, f32->type_info().fields[1]));
+}
+
+namespace {
+
+struct ChildRecord {
+  std::string key;
+  ctir::DefRegionKind region;
+  friend bool operator==(const ChildRecord&, const ChildRecord&) = default;
+};
+
+/// A ChildVisitor that records every child (its filter skips nothing) and stops after
+/// `limit` of them.
+struct RecordingVisitor : ctir::ChildVisitor {
+  std::array<FilterSlot, filter_slots> nothing_skipped{};
+  std::vector<ChildRecord> seen;
+  std::size_t limit = 1000;
+
+  RecordingVisitor() {
+    for (std::uint32_t slot = 0; slot < filter_slots; ++slot) {
+      nothing_skipped[slot].index = slot ^ 1U;
+    }
+    filter = nothing_skipped.data();
+    visit = [](ChildVisitor& self, const ctir::Object& child, ctir::DefRegionKind region) {
+      auto& recorder = static_cast<RecordingVisitor&>(self);
+      recorder.seen.push_back({std::string(child.dynamic_type_key()), region});
+      return recorder.seen.size() < recorder.limit;
+    };
+  }
+};
+
+} // namespace
+
+TEST_CASE("a static type's for_each_child reports its children in field order with their sites") {
+  using namespace ctir;
+  Var i = Var::make("i", DataType::int32());
+  Var n = Var::make("n", DataType::int32());
+  Var buffer = Var::make("B", TensorType::make({n}, DataType::float32()));
+  Stmt store = TensorStore::make(buffer, {i}, 1.0f);
+  For loop = For::make(i, 0, n, store);
+  const TypeInfo& info = loop->type_info();
+  REQUIRE((info.for_each_child != nullptr));
+  RecordingVisitor visitor;
+  CHECK(info.for_each_child(*loop, DefRegionKind::none, visitor));
+  CHECK(visitor.seen == std::vector<ChildRecord>{{"ir.Var", DefRegionKind::def_simple},
+                                                 {"ir.IntImm", DefRegionKind::none},
+                                                 {"ir.Var", DefRegionKind::none},
+                                                 {"ir.SeqStmt", DefRegionKind::none}});
+  // A pattern region covers the whole subtree: every child is in it.
+  RecordingVisitor in_pattern;
+  CHECK(info.for_each_child(*loop, DefRegionKind::def_pattern, in_pattern));
+  REQUIRE(in_pattern.seen.size() == 4);
+  for (const ChildRecord& child : in_pattern.seen) {
+    CHECK(child.region == DefRegionKind::def_pattern);
+  }
+  // Array fields report each element; a false from the visitor stops at once.
+  RecordingVisitor stops;
+  stops.limit = 2;
+  CHECK_FALSE(store->type_info().for_each_child(*store, DefRegionKind::none, stops));
+  CHECK(stops.seen ==
+        std::vector<ChildRecord>{{"ir.Var", DefRegionKind::none}, {"ir.Var", DefRegionKind::none}});
 }

@@ -1,4 +1,6 @@
 // Tests of include/ctir/runtime/walk.hpp: the type-erased walk gives the static walk's results.
+#include <ctir/core/child_visitor.hpp>
+#include <ctir/hooks/runtime_type.hpp>
 #include <ctir/ir/ir.hpp>
 #include <ctir/runtime/walk.hpp>
 #include <ctir/traverse/walk.hpp>
@@ -183,6 +185,70 @@ TEST_CASE("the runtime walk handles a chain a million deep") {
   std::optional<ObjectRef> innermost = runtime::walk(chain, first);
   REQUIRE(innermost.has_value());
   CHECK(innermost->as<AddNode>()->a.same_as(x));
+  // No callback on the chain's nodes: each is only a way down to its children.
+  std::size_t vars = 0;
+  runtime::Callbacks leaves;
+  leaves.on("ir.Var", [&](const ObjectRef&) { ++vars; });
+  runtime::walk(chain, leaves);
+  CHECK(vars == 1);
+  vars = 0;
+  runtime::walk(chain, leaves, WalkOrder::pre);
+  CHECK(vars == 1);
+}
+
+namespace {
+
+/// A run-time expression type whose type index shares a slot of the runtime walk's type
+/// cache with IntImm (the cache and its filter are direct-mapped).
+const TypeInfo& slot_mate_type() {
+  static const TypeInfo& type = []() -> const TypeInfo& {
+    const std::uint32_t slot = IntImmNode::type_index % ChildVisitor::filter_slots;
+    for (int n = 0;; ++n) {
+      const std::string key = "test.SlotMate" + std::to_string(n);
+      if (type_index_of_key(key) % ChildVisitor::filter_slots == slot) {
+        return register_dynamic_type<PrimExprNode>(
+            key, {{"operands", FieldKind::node_array, DefRegionKind::none, 0, "ir.PrimExpr"}});
+      }
+    }
+  }();
+  return type;
+}
+
+PrimExpr slot_mate(std::vector<ObjectRef> operands) {
+  auto node = make_dynamic<PrimExprNode>(slot_mate_type());
+  node->arrays[0] = std::move(operands);
+  return PrimExpr(std::move(node));
+}
+
+} // namespace
+
+TEST_CASE("the runtime walk stays exact when node types share a slot of its type cache") {
+  Var x = Var::make("x", DataType::int32());
+  PrimExpr tree =
+      Add::make(slot_mate({IntImm::make(1), slot_mate({IntImm::make(2), x}), IntImm::make(3)}),
+                IntImm::make(4));
+  const std::string mate_key(slot_mate_type().key);
+  for (const char* counted : {"ir.IntImm", "ir.Var", "ir.Add"}) {
+    CAPTURE(counted);
+    std::size_t runtime_count = 0;
+    std::size_t mates = 0;
+    runtime::Callbacks cbs;
+    cbs.on(counted, [&](const ObjectRef&) { ++runtime_count; });
+    cbs.on(mate_key, [&](const ObjectRef&) { ++mates; });
+    runtime::walk(tree, cbs);
+    std::size_t static_count = 0;
+    walk(tree, on<Object>([&](const ObjectRef& node) {
+           static_count += node->dynamic_type_key() == counted ? 1U : 0U;
+         }));
+    CHECK(runtime_count == static_count);
+    CHECK(mates == 2);
+  }
+  // With no callback on either, IntImm leaves are passed over and the mates still walked.
+  std::size_t vars = 0;
+  runtime::Callbacks only_vars;
+  only_vars.on("ir.Var", [&](const ObjectRef&) { ++vars; });
+  runtime::walk(tree, only_vars);
+  CHECK(vars == 1);
 }
 
 TEST_CASE("the runtime walk of a null root calls nothing") {
