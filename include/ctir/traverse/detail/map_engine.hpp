@@ -571,7 +571,9 @@ protected:
           for (std::size_t j = 0; j < count; ++j) {
             node_slot<E> element;
             map_ref<E, inner>(items[j], element);
-            add_array_item(slot, items, j, std::move(element));
+            if (element.changed || slot.changed) [[unlikely]] {
+              add_array_item(slot, items, j, std::move(element));
+            }
           }
           return slot.changed;
         }
@@ -579,9 +581,12 @@ protected:
     }
   }
 
+  /// Records element j of an array field once the array or the element has changed (out
+  /// of line: while nothing changes, the caller skips it with one test).
   template <class E>
-  static void add_array_item(array_slot<E>& slot, const std::vector<Ref<E>>& items, std::size_t j,
-                             node_slot<E>&& element) {
+  CTIR_DETAIL_NOINLINE static void add_array_item(array_slot<E>& slot,
+                                                  const std::vector<Ref<E>>& items, std::size_t j,
+                                                  node_slot<E>&& element) {
     if (element.changed) [[unlikely]] {
       if (!slot.changed) {
         slot.items.reserve(items.size());
@@ -896,7 +901,9 @@ protected:
                         store(element, std::move(mapped), *child);
                       }
                     }
-                    add_array_item(slot, items, j, std::move(element));
+                    if (element.changed || slot.changed) [[unlikely]] {
+                      add_array_item(slot, items, j, std::move(element));
+                    }
                   }
                 }
                 changed = changed || slot.changed;
