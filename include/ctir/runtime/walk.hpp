@@ -1,4 +1,5 @@
-// The type-erased walk: callbacks registered at run time, nodes walked through their field tables.
+// The type-erased walk: callbacks registered at run time, children reached through each node
+// type's for_each_child hook (or its field table).
 #pragma once
 
 #include <ctir/core/child_visitor.hpp>
@@ -185,28 +186,26 @@ private:
   /// A node with something to do.
   CTIR_DETAIL_NOINLINE bool walk_node(const Object& node, DefRegionKind region,
                                       const runtime_type_entry& type, std::uint8_t what) {
-    runtime_walker& walker = *this;
-    ChildVisitor& self = *this;
-    if (stack_below(walker.stack_floor_)) [[unlikely]] {
-      return walker.walk_deep(node, region);
+    if (stack_below(stack_floor_)) [[unlikely]] {
+      return walk_deep(node, region);
     }
     // Loaded before the callback, which the optimizer cannot see through.
     const runtime::Callbacks::Entry* const match = type.match;
     const auto for_each_child = type.for_each_child;
     if constexpr (Order == WalkOrder::pre) {
       if (match != nullptr) {
-        const WalkAction action = walker.call(*match, node, region);
+        const WalkAction action = call(*match, node, region);
         if (action != WalkAction::advance) {
           return action != WalkAction::interrupt;
         }
       }
     }
-    if ((what & runtime_site::descend) && !for_each_child(node, region, self)) {
+    if ((what & runtime_site::descend) && !for_each_child(node, region, *this)) {
       return false;
     }
     if constexpr (Order == WalkOrder::post) {
       if (match != nullptr) {
-        return walker.call(*match, node, region) != WalkAction::interrupt;
+        return call(*match, node, region) != WalkAction::interrupt;
       }
     }
     return true;
