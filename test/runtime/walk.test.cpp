@@ -143,6 +143,22 @@ TEST_CASE("the runtime walk sees inside a node type registered at run time, by i
   });
   runtime::walk(f, cbs);
   CHECK(blocks == 1);
+  // An interrupt inside the plug-in's children stops the walk there.
+  Stmt twice = plugin_block({add_one.func->body, add_one.func->body}, "twice", add_one.func->body);
+  PrimFunc g = PrimFunc::make("g", {add_one.A, add_one.B}, twice);
+  std::size_t stores = 0;
+  runtime::Callbacks stop;
+  stop.on("ir.TensorStore", [&](const ObjectRef& store) {
+    ++stores;
+    return interrupt(store);
+  });
+  CHECK(runtime::walk(g, stop).has_value());
+  CHECK(stores == 1);
+  std::size_t all_stores = 0;
+  runtime::Callbacks count;
+  count.on("ir.TensorStore", [&](const ObjectRef&) { ++all_stores; });
+  runtime::walk(g, count);
+  CHECK(all_stores == 2);
 }
 
 TEST_CASE("the runtime walk refuses unknown type keys and callbacks of another kind") {

@@ -19,30 +19,15 @@
 namespace ctir::detail::traverse {
 
 /// TypeInfo::for_each_child for a type without one (registered at run time): the children
-/// read through its field table.
+/// read through its field table. After a stop, the rest of this node's children are passed
+/// over without a call.
 inline bool for_each_child_by_fields(const Object& object, DefRegionKind region,
                                      ChildVisitor& visitor) {
-  for (const FieldInfo& field : object.type_info().fields) {
-    if (field.ignored() || field.kind == FieldKind::value) {
-      continue;
-    }
-    const DefRegionKind inner = child_region(region, field.def_kind);
-    if (field.kind == FieldKind::node) {
-      const Object* child = field.get(object, field);
-      if (child != nullptr && !visitor(*child, inner)) {
-        return false;
-      }
-    } else {
-      const std::size_t size = field.size(object, field);
-      for (std::size_t i = 0; i < size; ++i) {
-        const Object* child = field.at(object, field, i);
-        if (child != nullptr && !visitor(*child, inner)) {
-          return false;
-        }
-      }
-    }
-  }
-  return true;
+  bool go_on = true;
+  for_each_dynamic_child<false>(object, region, [&](const Object* child, DefRegionKind inner) {
+    go_on = go_on && visitor(*child, inner);
+  });
+  return go_on;
 }
 
 /// What a runtime walk does at a node of a given type, per kind of site.
