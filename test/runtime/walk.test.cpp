@@ -28,6 +28,17 @@ strings runtime_statements(const ObjectRef& root, WalkOrder order) {
   return seen;
 }
 
+/// The number of nodes of the type registered under `key` (or of its subtypes) that the
+/// runtime walk calls back on.
+std::size_t runtime_count(const ObjectRef& root, const char* key,
+                          WalkOrder order = WalkOrder::post) {
+  std::size_t count = 0;
+  runtime::Callbacks cbs;
+  cbs.on(key, [&](const ObjectRef&) { ++count; });
+  runtime::walk(root, cbs, order);
+  return count;
+}
+
 strings static_statements(const ObjectRef& root, WalkOrder order) {
   strings seen;
   walk(root, on<StmtNode>([&](const Stmt& s) { seen.push_back(short_key(*s)); }), order);
@@ -154,11 +165,7 @@ TEST_CASE("the runtime walk sees inside a node type registered at run time, by i
   });
   CHECK(runtime::walk(g, stop).has_value());
   CHECK(stores == 1);
-  std::size_t all_stores = 0;
-  runtime::Callbacks count;
-  count.on("ir.TensorStore", [&](const ObjectRef&) { ++all_stores; });
-  runtime::walk(g, count);
-  CHECK(all_stores == 2);
+  CHECK(runtime_count(g, "ir.TensorStore") == 2);
 }
 
 TEST_CASE("the runtime walk refuses unknown type keys and callbacks of another kind") {
@@ -202,14 +209,8 @@ TEST_CASE("the runtime walk handles a chain a million deep") {
   REQUIRE(innermost.has_value());
   CHECK(innermost->as<AddNode>()->a.same_as(x));
   // No callback on the chain's nodes: each is only a way down to its children.
-  std::size_t vars = 0;
-  runtime::Callbacks leaves;
-  leaves.on("ir.Var", [&](const ObjectRef&) { ++vars; });
-  runtime::walk(chain, leaves);
-  CHECK(vars == 1);
-  vars = 0;
-  runtime::walk(chain, leaves, WalkOrder::pre);
-  CHECK(vars == 1);
+  CHECK(runtime_count(chain, "ir.Var") == 1);
+  CHECK(runtime_count(chain, "ir.Var", WalkOrder::pre) == 1);
 }
 
 namespace {
@@ -260,11 +261,7 @@ TEST_CASE("the runtime walk stays exact when node types share a slot of its type
     CHECK(mates == 2);
   }
   // With no callback on either, IntImm leaves are passed over and the mates still walked.
-  std::size_t vars = 0;
-  runtime::Callbacks only_vars;
-  only_vars.on("ir.Var", [&](const ObjectRef&) { ++vars; });
-  runtime::walk(tree, only_vars);
-  CHECK(vars == 1);
+  CHECK(runtime_count(tree, "ir.Var") == 1);
 }
 
 TEST_CASE("the runtime walk of a null root calls nothing") {
