@@ -5,6 +5,7 @@
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>
+#include <error_testing.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <vector>
 
 using namespace ctir;
+using ctir::testing::contains;
 using namespace ctir::eval;
 
 namespace {
@@ -20,10 +22,10 @@ namespace {
 Value tensor(DataType dtype, std::vector<std::int64_t> shape, std::vector<double> values) {
   return Value(TensorData::from_doubles(dtype, std::move(shape), values));
 }
-Value f32(std::vector<std::int64_t> shape, std::vector<double> values) {
+Value f32_value(std::vector<std::int64_t> shape, std::vector<double> values) {
   return tensor(DataType::float32(), std::move(shape), std::move(values));
 }
-Value i32(std::vector<std::int64_t> shape, std::vector<double> values) {
+Value i32_value(std::vector<std::int64_t> shape, std::vector<double> values) {
   return tensor(DataType::int32(), std::move(shape), std::move(values));
 }
 std::vector<double> elements(const Value& value) {
@@ -54,9 +56,6 @@ std::string eval_error_of(const std::function<void()>& f) {
   FAIL("expected an EvalError");
   return {};
 }
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
 
 constexpr std::string_view seed_002 = R"(
 def @main(%x: Tensor[(10), float32]) -> Tensor[(10), float32] {
@@ -79,7 +78,7 @@ TEST_CASE("seed 002's main calls add_one through call_dps and adds exp") {
   for (int k = 0; k < 10; ++k) {
     x.push_back(k - 3);
   }
-  const auto outs = run(seed_002, "main", {f32({10}, x)});
+  const auto outs = run(seed_002, "main", {f32_value({10}, x)});
   REQUIRE(outs.size() == 1);
   REQUIRE(outs[0].is_tensor());
   CHECK(outs[0].as_tensor().shape() == std::vector<std::int64_t>{10});
@@ -92,15 +91,16 @@ TEST_CASE("seed 002's main calls add_one through call_dps and adds exp") {
 }
 
 TEST_CASE("a tensor-level function called directly returns every parameter's final value") {
-  const auto outs = run(seed_002, "add_one", {f32({3}, {1, 2, 3}), f32({3}, {0, 0, 0})});
+  const auto outs =
+      run(seed_002, "add_one", {f32_value({3}, {1, 2, 3}), f32_value({3}, {0, 0, 0})});
   REQUIRE(outs.size() == 2);
   CHECK(elements(outs[0]) == std::vector<double>{1, 2, 3});
   CHECK(elements(outs[1]) == std::vector<double>{2, 3, 4});
 }
 
 TEST_CASE("a tensor-level function does not write through the caller's values") {
-  const Value input = f32({2}, {5, 6});
-  const Value output = f32({2}, {0, 0});
+  const Value input = f32_value({2}, {5, 6});
+  const Value output = f32_value({2}, {0, 0});
   const auto outs = run(seed_002, "add_one", {input, output});
   CHECK(elements(output) == std::vector<double>{0, 0});
   CHECK(elements(outs[1]) == std::vector<double>{6, 7});
@@ -127,7 +127,7 @@ def @twice(%y: Tensor[(2), float32]) -> Tensor[(2), float32] {
   add(%y, %y)
 }
 )";
-  const Value x = f32({2}, {1, 2});
+  const Value x = f32_value({2}, {1, 2});
   // %2 = x + 2x = 3x; then: true -> 6x, false -> 2x
   CHECK(elements(run(text, "main", {x, Value(to_tensor(Scalar::boolean(true)))})[0]) ==
         std::vector<double>{6, 12});
@@ -151,9 +151,9 @@ def @main(%x: Tensor[(), float32]) -> Tensor[(), float32] {
   subtract(%3, %2)
 }
 )";
-  CHECK(elements(run(text, "main", {f32({}, {2})})[0]) == std::vector<double>{4});
+  CHECK(elements(run(text, "main", {f32_value({}, {2})})[0]) == std::vector<double>{4});
   Interpreter interp(parse_module(text));
-  const auto closure = interp.call("make", {f32({}, {7})});
+  const auto closure = interp.call("make", {f32_value({}, {7})});
   REQUIRE(closure[0].is_closure());
   CHECK(closure[0].as_closure().captured.size() == 1);
   CHECK(to_string(closure[0]) == "<closure fn (%a) with 1 captured value>");
@@ -167,7 +167,7 @@ TEST_CASE("a shared dataflow node is evaluated once per activation") {
     e = call("add", {e, e});
   }
   Interpreter interp(IRModule{Function::make({x}, e, {}, {}, "main")});
-  const auto outs = interp.call("main", {f32({1}, {1})});
+  const auto outs = interp.call("main", {f32_value({1}, {1})});
   CHECK(elements(outs[0]) == std::vector<double>{std::ldexp(1.0, 40)});
   CHECK(interp.steps() < 1000);
 }
@@ -179,7 +179,8 @@ def @main(%x: Tensor[(%n), float32]) {
   add(%x, %0)
 }
 )";
-  CHECK(elements(run(text, "main", {f32({3}, {0, 1, 2})})[0]) == std::vector<double>{31, 32, 33});
+  CHECK(elements(run(text, "main", {f32_value({3}, {0, 1, 2})})[0]) ==
+        std::vector<double>{31, 32, 33});
 }
 
 TEST_CASE("call_dps with a symbolic output shape allocates from the caller's shape variables") {
@@ -194,7 +195,7 @@ prim @add_one[%n](%A: Tensor[(%n), float32], %B: Tensor[(%n), float32]) {
   }
 }
 )";
-  CHECK(elements(run(text, "main", {f32({5}, {0, 1, 2, 3, 4})})[0]) ==
+  CHECK(elements(run(text, "main", {f32_value({5}, {0, 1, 2, 3, 4})})[0]) ==
         std::vector<double>{1, 2, 3, 4, 5});
 }
 
@@ -214,7 +215,7 @@ prim @prefix_sum(%A: Tensor[(5), int32], %B: Tensor[(5), int32]) {
 }
 )";
   const auto outs =
-      run(text, "prefix_sum", {i32({5}, {1, 2, -1, 3, 4}), i32({5}, {0, 0, 0, 0, 0})});
+      run(text, "prefix_sum", {i32_value({5}, {1, 2, -1, 3, 4}), i32_value({5}, {0, 0, 0, 0, 0})});
   CHECK(elements(outs[1]) == std::vector<double>{1, 3, -97, -94, -90});
 }
 
@@ -252,9 +253,9 @@ prim @ops(%a: int32, %b: int32, %x: float32, %O: Tensor[(20), int32], %F: Tensor
   const Value a(Scalar::make_int(DataType::int32(), -7));
   const Value b(Scalar::make_int(DataType::int32(), 2));
   const Value x(Scalar::make_float(DataType::float32(), -2.75));
-  const auto outs =
-      run(text, "ops",
-          {a, b, x, i32({20}, std::vector<double>(20, 0)), f32({6}, std::vector<double>(6, 0))});
+  const auto outs = run(text, "ops",
+                        {a, b, x, i32_value({20}, std::vector<double>(20, 0)),
+                         f32_value({6}, std::vector<double>(6, 0))});
   CHECK(elements(outs[3]) ==
         std::vector<double>{-5, -9, -14, -4, 1, -7, 2, 0, 1, 1, 1, 0, 0, 0, 1, 1, 7, 200, -2, 68});
   const auto f = elements(outs[4]);
@@ -280,7 +281,7 @@ prim @guard(%A: Tensor[(3), int32], %B: Tensor[(1), int32]) {
   }
 }
 )";
-  const auto outs = run(text, "guard", {i32({3}, {1, -1, 1}), i32({1}, {0})});
+  const auto outs = run(text, "guard", {i32_value({3}, {1, -1, 1}), i32_value({1}, {0})});
   CHECK(elements(outs[1]) == std::vector<double>{2 + 40});
 }
 
@@ -293,7 +294,7 @@ prim @wrap(%a: int32, %O: Tensor[(3), int32]) {
 }
 )";
   const Value a(Scalar::make_int(DataType::int32(), 2147483647));
-  const auto outs = run(text, "wrap", {a, i32({3}, {0, 0, 0})});
+  const auto outs = run(text, "wrap", {a, i32_value({3}, {0, 0, 0})});
   CHECK(elements(outs[1]) == std::vector<double>{-2147483648.0, -2, -2147483648.0});
 }
 
@@ -330,8 +331,8 @@ def @broken(%x: Tensor[(2), float32]) {
   eval_test.no_kernel(%x)
 }
 )";
-  CHECK(elements(run(text, "main", {f32({2}, {1, 2})})[0]) == std::vector<double>{3, 6});
-  const std::string message = eval_error_of([&] { run(text, "broken", {f32({2}, {1, 2})}); });
+  CHECK(elements(run(text, "main", {f32_value({2}, {1, 2})})[0]) == std::vector<double>{3, 6});
+  const std::string message = eval_error_of([&] { run(text, "broken", {f32_value({2}, {1, 2})}); });
   CHECK(contains(message, "test.ctir:7:3: error:"));
   CHECK(contains(message, "'eval_test.no_kernel' has no kernel"));
   CHECK(contains(message, "(in @broken)"));
@@ -345,7 +346,9 @@ prim @oob(%A: Tensor[(4), float32], %B: Tensor[(4), float32]) {
   }
 }
 )";
-  const auto call = [&] { run(text, "oob", {f32({4}, {1, 2, 3, 4}), f32({4}, {0, 0, 0, 0})}); };
+  const auto call = [&] {
+    run(text, "oob", {f32_value({4}, {1, 2, 3, 4}), f32_value({4}, {0, 0, 0, 0})});
+  };
   const std::string message = eval_error_of(call);
   CHECK(contains(message, "test.ctir:4:14: error: index -1 is out of bounds for dimension 0 of %A "
                           "(size 4) in `%A[%i - 1]` (in @oob)"));
@@ -355,7 +358,7 @@ prim @oob(%A: Tensor[(4), float32]) {
 }
 )";
   const std::string store_message = eval_error_of([&] {
-    run(store, "oob", {f32({4}, {1, 2, 3, 4})});
+    run(store, "oob", {f32_value({4}, {1, 2, 3, 4})});
   });
   CHECK(contains(store_message, "test.ctir:3:3: error: index 4 is out of bounds"));
   CHECK(contains(store_message, "`%A[4] = 1f`"));
@@ -378,15 +381,15 @@ def @graph(%x: Tensor[(2), int32], %y: Tensor[(2), int32]) {
   const Value a(Scalar::make_int(DataType::int32(), 7));
   const Value zero(Scalar::make_int(DataType::int32(), 0));
   CHECK(contains(eval_error_of([&] {
-                   run(text, "div", {a, zero, i32({1}, {0})});
+                   run(text, "div", {a, zero, i32_value({1}, {0})});
                  }),
                  "integer division by zero (7 / 0) in `%a / %b`"));
   CHECK(contains(eval_error_of([&] {
-                   run(text, "mod", {a, zero, i32({1}, {0})});
+                   run(text, "mod", {a, zero, i32_value({1}, {0})});
                  }),
                  "integer modulo by zero"));
   const std::string graph = eval_error_of([&] {
-    run(text, "graph", {i32({2}, {1, 2}), i32({2}, {1, 0})});
+    run(text, "graph", {i32_value({2}, {1, 2}), i32_value({2}, {1, 0})});
   });
   CHECK(contains(graph, "integer division by zero"));
   CHECK(contains(graph, "at output element [1]"));
@@ -400,7 +403,7 @@ def @main(%x: Tensor[(%n), float32], %y: Tensor[(%m), float32]) {
 }
 )";
   const std::string message = eval_error_of([&] {
-    run(text, "main", {f32({2}, {1, 2}), f32({3}, {1, 2, 3})});
+    run(text, "main", {f32_value({2}, {1, 2}), f32_value({3}, {1, 2, 3})});
   });
   CHECK(contains(message, "test.ctir:3:3: error: operator 'add' cannot broadcast"));
   CHECK(contains(message, "(in @main)"));
@@ -409,14 +412,15 @@ def @main(%x: Tensor[(%n), float32], %y: Tensor[(%m), float32]) {
 TEST_CASE("wrong numbers and types of inputs are errors naming the parameter") {
   CHECK(contains(eval_error_of([&] { run(seed_002, "main", {}); }),
                  "@main takes 1 input, but 0 were given"));
-  CHECK(contains(eval_error_of([&] { run(seed_002, "main", {f32({9}, std::vector<double>(9))}); }),
-                 "input 0 (%x) of @main must be Tensor[(10), float32], but it is "
-                 "Tensor[(9), float32] (dimension 0 is 9, but 10)"));
-  CHECK(
-      contains(eval_error_of([&] { run(seed_002, "main", {i32({10}, std::vector<double>(10))}); }),
-               "the dtype is int32, not float32"));
+  CHECK(contains(
+      eval_error_of([&] { run(seed_002, "main", {f32_value({9}, std::vector<double>(9))}); }),
+      "input 0 (%x) of @main must be Tensor[(10), float32], but it is "
+      "Tensor[(9), float32] (dimension 0 is 9, but 10)"));
+  CHECK(contains(
+      eval_error_of([&] { run(seed_002, "main", {i32_value({10}, std::vector<double>(10))}); }),
+      "the dtype is int32, not float32"));
   CHECK(contains(eval_error_of([&] {
-                   run(seed_002, "add_one", {f32({2}, {1, 2}), f32({3}, {0, 0, 0})});
+                   run(seed_002, "add_one", {f32_value({2}, {1, 2}), f32_value({3}, {0, 0, 0})});
                  }),
                  "input 1 (%B) of @add_one must be Tensor[(%n), float32], but it is "
                  "Tensor[(3), float32] (dimension 0 is 3, but %n is 2)"));
@@ -431,7 +435,7 @@ def @main(%x: Tensor[(%n), float32]) -> Tensor[(3), float32] {
 }
 )";
   CHECK(contains(eval_error_of([&] {
-                   run(text, "main", {f32({2}, {1, 2})});
+                   run(text, "main", {f32_value({2}, {1, 2})});
                  }),
                  "the result of @main has type Tensor[(2), float32], but Tensor[(3), float32] is "
                  "declared"));
@@ -449,11 +453,11 @@ prim @index(%A: Tensor[(2), float32], %x: float32) {
 )";
   const Value x(Scalar::make_float(DataType::float32(), 1));
   CHECK(contains(eval_error_of([&] {
-                   run(text, "bad", {f32({2}, {0, 0}), x});
+                   run(text, "bad", {f32_value({2}, {0, 0}), x});
                  }),
                  "stores a int32 value into %A of dtype float32"));
   CHECK(contains(eval_error_of([&] {
-                   run(text, "index", {f32({2}, {0, 0}), x});
+                   run(text, "index", {f32_value({2}, {0, 0}), x});
                  }),
                  "the index %x is a float32, not an integer"));
 }
@@ -466,7 +470,7 @@ def @f(%x: Tensor[(), float32]) -> Tensor[(), float32] {
 )";
   InterpreterOptions options;
   options.max_call_depth = 500;
-  CHECK(contains(eval_error_of([&] { run(text, "f", {f32({}, {1})}, options); }),
+  CHECK(contains(eval_error_of([&] { run(text, "f", {f32_value({}, {1})}, options); }),
                  "calls nest deeper than 500"));
 }
 
@@ -475,8 +479,8 @@ TEST_CASE("the step limit stops a long loop") {
   options.max_steps = 1000;
   CHECK(contains(eval_error_of([&] {
                    run(seed_002, "add_one",
-                       {f32({2000}, std::vector<double>(2000)),
-                        f32({2000}, std::vector<double>(2000))},
+                       {f32_value({2000}, std::vector<double>(2000)),
+                        f32_value({2000}, std::vector<double>(2000))},
                        options);
                  }),
                  "evaluation took more than 1000 steps"));
@@ -493,7 +497,7 @@ TEST_CASE("recursion through an if terminates and counts down") {
   IRModule mod;
   mod.add(count, Function::make({n}, body, tensor_type({}, DataType::int32())));
   Interpreter interp(mod);
-  CHECK(elements(interp.call("count", {i32({}, {300})})[0]) == std::vector<double>{300});
+  CHECK(elements(interp.call("count", {i32_value({}, {300})})[0]) == std::vector<double>{300});
 }
 
 TEST_CASE("a 100,000-deep chain of nested adds evaluates on the default stack") {
@@ -503,7 +507,7 @@ TEST_CASE("a 100,000-deep chain of nested adds evaluates on the default stack") 
     e = call("add", {e, Expr(FloatImm::make(1.0))});
   }
   Interpreter interp(IRModule{Function::make({x}, e, {}, {}, "main")});
-  CHECK(elements(interp.call("main", {f32({2}, {0, 0.5})})[0]) ==
+  CHECK(elements(interp.call("main", {f32_value({2}, {0, 0.5})})[0]) ==
         std::vector<double>{100000, 100000.5});
 }
 
@@ -518,7 +522,7 @@ TEST_CASE("100,000 nested lets evaluate on the default stack") {
     body = Let::make(vars[k], vars[k - 1], body);
   }
   Interpreter interp(IRModule{Function::make({first}, body, {}, {}, "main")});
-  CHECK(elements(interp.call("main", {f32({1}, {7})})[0]) == std::vector<double>{7});
+  CHECK(elements(interp.call("main", {f32_value({1}, {7})})[0]) == std::vector<double>{7});
 }
 
 TEST_CASE("100,000 nested blocks, loops and scalar operators run on the default stack") {
@@ -540,15 +544,15 @@ TEST_CASE("100,000 nested blocks, loops and scalar operators run on the default 
   mod.add("seq", PrimFunc::make("seq", {A}, nested_seq));
   mod.add("loops", PrimFunc::make("loops", {A}, nested_for));
   Interpreter interp(mod);
-  CHECK(elements(interp.call("seq", {f32({1}, {0})})[0]) == std::vector<double>{100000});
-  CHECK(elements(interp.call("loops", {f32({1}, {0})})[0]) == std::vector<double>{2});
+  CHECK(elements(interp.call("seq", {f32_value({1}, {0})})[0]) == std::vector<double>{100000});
+  CHECK(elements(interp.call("loops", {f32_value({1}, {0})})[0]) == std::vector<double>{2});
 }
 
 TEST_CASE("evaluate runs a closed graph-level expression with bindings") {
   auto x = Var::make("x", tensor_type({2}, DataType::float32()));
   Interpreter interp{IRModule()};
-  const Value result =
-      interp.evaluate(call("multiply", {x, Expr(FloatImm::make(4.0))}), {{x, f32({2}, {1, 2})}});
+  const Value result = interp.evaluate(call("multiply", {x, Expr(FloatImm::make(4.0))}),
+                                       {{x, f32_value({2}, {1, 2})}});
   CHECK(elements(result) == std::vector<double>{4, 8});
   CHECK(contains(eval_error_of([&] { interp.evaluate(x); }),
                  "the variable has no value (it is not bound here) in `%x`"));

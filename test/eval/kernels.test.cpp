@@ -2,6 +2,7 @@
 #include <ctir/eval/kernels.hpp> // first: the header must compile on its own
 
 #include <doctest/doctest.h>
+#include <error_testing.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include <vector>
 
 using namespace ctir;
+using ctir::testing::contains;
+using ctir::testing::error_of;
 using namespace ctir::eval;
 
 namespace {
@@ -34,18 +37,6 @@ TensorData run(std::string_view op, std::vector<TensorData> inputs, Attrs attrs 
   const OpDef& def = OpRegistry::global().get(op);
   REQUIRE(def.has_kernel());
   return def.kernel(inputs, attrs);
-}
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  FAIL("expected a ctir::Error");
-  return {};
-}
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
 }
 
 } // namespace

@@ -13,7 +13,7 @@ namespace {
 
 using ctir::Attrs;
 using ctir::AttrValue;
-using traits = ctir::value_traits<Attrs>;
+using attrs_traits = ctir::value_traits<Attrs>;
 
 std::vector<std::string> keys_of(const Attrs& attrs) {
   std::vector<std::string> keys;
@@ -104,8 +104,8 @@ TEST_CASE("attribute maps with the same entries are equal whatever the insertion
   Attrs b;
   b.set("y", "s").set("x", std::int64_t{1});
   CHECK(a == b);
-  CHECK(traits::equal(a, b));
-  CHECK(traits::hash(a) == traits::hash(b));
+  CHECK(attrs_traits::equal(a, b));
+  CHECK(attrs_traits::hash(a) == attrs_traits::hash(b));
 }
 
 TEST_CASE("attribute maps differ when a key, a value or an alternative differs") {
@@ -123,8 +123,8 @@ TEST_CASE("attribute maps differ when a key, a value or an alternative differs")
   for (std::size_t i = 0; i < others.size(); ++i) {
     CAPTURE(i);
     CHECK_FALSE(base == others[i]);
-    CHECK_FALSE(traits::equal(base, others[i]));
-    CHECK_FALSE(traits::equal(others[i], base));
+    CHECK_FALSE(attrs_traits::equal(base, others[i]));
+    CHECK_FALSE(attrs_traits::equal(others[i], base));
   }
 }
 
@@ -146,10 +146,10 @@ TEST_CASE("value_traits of Attrs: equal maps hash equal") {
       Attrs{{"b", true}},
   };
   for (const Attrs& a : samples) {
-    CHECK(traits::equal(a, a));
+    CHECK(attrs_traits::equal(a, a));
     for (const Attrs& b : samples) {
-      if (traits::equal(a, b)) {
-        CHECK(traits::hash(a) == traits::hash(b));
+      if (attrs_traits::equal(a, b)) {
+        CHECK(attrs_traits::hash(a) == attrs_traits::hash(b));
       }
     }
   }
@@ -158,9 +158,9 @@ TEST_CASE("value_traits of Attrs: equal maps hash equal") {
 TEST_CASE("value_traits of Attrs compare floats like every float field") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   // Every NaN equals every NaN; -0.0 and 0.0 are different values.
-  CHECK(traits::equal(Attrs{{"a", nan}}, Attrs{{"a", -nan}}));
-  CHECK_FALSE(traits::equal(Attrs{{"a", 0.0}}, Attrs{{"a", -0.0}}));
-  CHECK(traits::hash(Attrs{{"a", 0.0}}) != traits::hash(Attrs{{"a", -0.0}}));
+  CHECK(attrs_traits::equal(Attrs{{"a", nan}}, Attrs{{"a", -nan}}));
+  CHECK_FALSE(attrs_traits::equal(Attrs{{"a", 0.0}}, Attrs{{"a", -0.0}}));
+  CHECK(attrs_traits::hash(Attrs{{"a", 0.0}}) != attrs_traits::hash(Attrs{{"a", -0.0}}));
 }
 
 TEST_CASE("Attrs operator== agrees with the structural equality of value_traits") {
@@ -169,11 +169,11 @@ TEST_CASE("Attrs operator== agrees with the structural equality of value_traits"
   // the opposite.
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const Attrs with_nan{{"threshold", nan}};
-  CHECK(traits::equal(with_nan, with_nan));
+  CHECK(attrs_traits::equal(with_nan, with_nan));
   CHECK(with_nan == with_nan);
   const Attrs zero{{"z", 0.0}};
   const Attrs negative_zero{{"z", -0.0}};
-  CHECK((zero == negative_zero) == traits::equal(zero, negative_zero));
+  CHECK((zero == negative_zero) == attrs_traits::equal(zero, negative_zero));
 }
 
 TEST_CASE("attributes print sorted, in the text format's literal syntax") {

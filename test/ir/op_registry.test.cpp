@@ -4,6 +4,7 @@
 #include <ctir/ir/ops.hpp> // a second translation unit with the built-ins: must not re-register
 
 #include <doctest/doctest.h>
+#include <error_testing.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -14,24 +15,13 @@
 #include <vector>
 
 using namespace ctir;
+using ctir::testing::contains;
+using ctir::testing::error_of;
 
 namespace {
 
-TensorType f32(std::vector<PrimExpr> shape) {
+TensorType float_tensor(std::vector<PrimExpr> shape) {
   return TensorType::make(std::move(shape), DataType::float32());
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  FAIL("expected a ctir::Error");
-  return {};
-}
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
 }
 
 /// The identity relation on one input.
@@ -164,17 +154,19 @@ TEST_CASE("an int is accepted where a float is expected and normalized to a floa
 }
 
 TEST_CASE("infer_type checks the number of inputs first") {
-  const std::string few = error_of([] { OpRegistry::global().infer_type("add", {f32({2})}); });
+  const std::string few =
+      error_of([] { OpRegistry::global().infer_type("add", {float_tensor({2})}); });
   CHECK(contains(few, "operator 'add' takes 2 inputs, but 1 was given"));
   const std::string many = error_of([] {
-    OpRegistry::global().infer_type("relu", {f32({2}), f32({2}), f32({2})});
+    OpRegistry::global().infer_type("relu",
+                                    {float_tensor({2}), float_tensor({2}), float_tensor({2})});
   });
   CHECK(contains(many, "operator 'relu' takes 1 input, but 3 were given"));
 }
 
 TEST_CASE("infer_type reports an input without a type") {
   const std::string message = error_of([] {
-    OpRegistry::global().infer_type("add", {f32({2}), Type()});
+    OpRegistry::global().infer_type("add", {float_tensor({2}), Type()});
   });
   CHECK(contains(message, "input 1 of operator 'add' has no type"));
 }
@@ -188,7 +180,8 @@ TEST_CASE("an unknown operator is named together with the nearest registered nam
   CHECK(contains(typo, "unknown operator 'ad'"));
   CHECK(contains(typo, "'add'"));
   CHECK(contains(error_of([&] { registry.get("transpos"); }), "did you mean 'transpose'?"));
-  CHECK(contains(error_of([&] { registry.infer_type("nn.rel", {f32({2})}); }), "'nn.relu'"));
+  CHECK(
+      contains(error_of([&] { registry.infer_type("nn.rel", {float_tensor({2})}); }), "'nn.relu'"));
   // The same name in another namespace counts as near.
   CHECK(contains(error_of([&] { registry.get("nn.sigmoid"); }), "'sigmoid'"));
   const std::string far = error_of([&] { registry.get("completely_unrelated_name"); });
@@ -215,13 +208,14 @@ TEST_CASE("an operator registered statically by a user is used like a built-in")
   REQUIRE(def.find_attr("amount") != nullptr);
   CHECK(def.find_attr("amount")->required());
   auto n = Var::make("n", DataType::int32());
-  const Type out = OpRegistry::global().infer_type("ops_test.pad_last", {f32({2, n})},
+  const Type out = OpRegistry::global().infer_type("ops_test.pad_last", {float_tensor({2, n})},
                                                    {{"amount", std::int64_t{3}}});
   CHECK(type_str(out) == "Tensor[(2, %n + 3), float32]");
-  CHECK(contains(error_of([] { OpRegistry::global().infer_type("ops_test.pad_last", {f32({2})}); }),
-                 "requires the attribute 'amount'"));
+  CHECK(contains(
+      error_of([] { OpRegistry::global().infer_type("ops_test.pad_last", {float_tensor({2})}); }),
+      "requires the attribute 'amount'"));
   CHECK(contains(error_of([] {
-                   OpRegistry::global().infer_type("ops_test.pad_last", {f32({})},
+                   OpRegistry::global().infer_type("ops_test.pad_last", {float_tensor({})},
                                                    {{"amount", std::int64_t{1}}});
                  }),
                  "cannot pad Tensor[(), float32]"));
@@ -237,7 +231,8 @@ TEST_CASE("an operator registered at run time gets a type relation and a kernel"
                                .set_type_relation(same_as_input));
   CHECK(&def == registry.find("ops_test.scale"));
   CHECK_FALSE(def.has_kernel());
-  CHECK(type_str(registry.infer_type("ops_test.scale", {f32({4})})) == "Tensor[(4), float32]");
+  CHECK(type_str(registry.infer_type("ops_test.scale", {float_tensor({4})})) ==
+        "Tensor[(4), float32]");
 
   registry.set_kernel("ops_test.scale", scale_kernel);
   CHECK(def.has_kernel());
@@ -255,9 +250,10 @@ TEST_CASE("a variadic user operator accepts any count above its minimum") {
       [](const std::vector<Type>& inputs, const Attrs&) -> Type {
         return TupleType::make(inputs);
       }));
-  CHECK(type_str(registry.infer_type("pack", {f32({1}), f32({2}), f32({3})})) ==
+  CHECK(type_str(registry.infer_type("pack",
+                                     {float_tensor({1}), float_tensor({2}), float_tensor({3})})) ==
         "Tuple[Tensor[(1), float32], Tensor[(2), float32], Tensor[(3), float32]]");
-  CHECK(contains(error_of([&] { registry.infer_type("pack", {f32({1})}); }),
+  CHECK(contains(error_of([&] { registry.infer_type("pack", {float_tensor({1})}); }),
                  "takes at least 2 inputs, but 1 was given"));
 }
 
@@ -343,7 +339,7 @@ TEST_CASE("lookups and type inference are safe while other threads register oper
   for (int t = 0; t < 3; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 300; ++i) {
-        const Type out = registry.infer_type("add", {f32({2, 3}), f32({3})});
+        const Type out = registry.infer_type("add", {float_tensor({2, 3}), float_tensor({3})});
         if (type_str(out) != "Tensor[(2, 3), float32]") {
           failed = true;
         }

@@ -4,6 +4,7 @@
 #include <ctir/ir/builder.hpp>
 
 #include <doctest/doctest.h>
+#include <error_testing.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +13,8 @@
 #include <vector>
 
 using namespace ctir;
+using ctir::testing::contains;
+using ctir::testing::error_of;
 
 namespace {
 
@@ -24,20 +27,6 @@ Type infer(std::string_view op, std::vector<Type> inputs, Attrs attrs = {}) {
   return OpRegistry::global().infer_type(op, inputs, attrs);
 }
 std::string str(const Type& type) { return type_str(type); }
-
-/// The message of the ctir::Error `f` throws; fails the test if it throws nothing.
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  FAIL("expected a ctir::Error");
-  return {};
-}
-bool contains(const std::string& text, std::string_view part) {
-  return text.find(part) != std::string::npos;
-}
 
 const std::vector<std::int64_t> no_axes{};
 

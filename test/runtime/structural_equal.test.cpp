@@ -36,7 +36,7 @@ std::string compare_both(const ObjectRef& a, const ObjectRef& b,
 }
 
 template <class... Ts>
-void check_generated(std::tuple<Ts...>*) {
+void compare_generated(std::tuple<Ts...>*) {
   (
       [] {
         for (int k = 0; k < 6; ++k) {
@@ -60,8 +60,9 @@ void check_generated(std::tuple<Ts...>*) {
 TEST_CASE("the runtime layer gives the static layer's answers and mismatches") {
   CHECK(compare_both(make_add(1), make_add(1)).empty());
   CHECK(compare_both(make_add(1), make_add(2)) == "<root>.body.seq[0].body.seq[0].value.b.value");
-  check_generated(static_cast<std::tuple<PrimFuncNode, FunctionNode, IRModuleNode, ForNode,
-                                         CallNode, LetNode, SelectNode, TensorTypeNode>*>(nullptr));
+  compare_generated(
+      static_cast<std::tuple<PrimFuncNode, FunctionNode, IRModuleNode, ForNode, CallNode, LetNode,
+                             SelectNode, TensorTypeNode>*>(nullptr));
 }
 
 TEST_CASE("plug-in node types registered at run time compare through their field tables") {

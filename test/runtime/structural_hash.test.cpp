@@ -16,7 +16,7 @@ using namespace ctir::testing;
 namespace {
 
 template <class... Ts>
-void check_generated(std::tuple<Ts...>*) {
+void hash_generated(std::tuple<Ts...>*) {
   (
       [] {
         for (int k = 0; k < 6; ++k) {
@@ -37,8 +37,8 @@ void check_generated(std::tuple<Ts...>*) {
 
 TEST_CASE("the runtime layer's hash is the static layer's hash") {
   CHECK(runtime::structural_hash(make_add(1)) == structural_hash(make_add(1)));
-  check_generated(static_cast<std::tuple<PrimFuncNode, FunctionNode, IRModuleNode, ForNode,
-                                         CallNode, LetNode, SelectNode, TensorTypeNode>*>(nullptr));
+  hash_generated(static_cast<std::tuple<PrimFuncNode, FunctionNode, IRModuleNode, ForNode, CallNode,
+                                        LetNode, SelectNode, TensorTypeNode>*>(nullptr));
 }
 
 TEST_CASE("plug-in node types hash through their field tables, consistently with equality") {

@@ -7,6 +7,8 @@
 #include <ctir/ir/tensor/prim_func.hpp>
 #include <ctir/pass/pass.hpp>
 
+#include <error_testing.hpp>
+
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -134,21 +136,6 @@ inline std::vector<std::string> function_names(const IRModule& mod) {
     names.push_back(global->name);
   }
   return names;
-}
-
-/// The what() of the ctir::Error `f` throws ("<no error>" if none).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    std::forward<F>(f)();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  return "<no error>";
-}
-
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 } // namespace ctir::testing

@@ -16,6 +16,7 @@
 
 #include <doctest/doctest.h>
 #include <random_module.hpp>
+#include <test_data.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -29,13 +30,7 @@
 
 namespace ctir::testing {
 
-inline std::filesystem::path passes_data_dir() {
-#ifdef CTIR_TEST_DATA_DIR
-  return std::filesystem::path(CTIR_TEST_DATA_DIR) / "passes";
-#else
-  return std::filesystem::path("test/data/passes");
-#endif
-}
+inline std::filesystem::path passes_data_dir() { return test_data_dir() / "passes"; }
 
 /// One golden case: the input and what the pass makes of it.
 struct GoldenCase {

@@ -7,34 +7,21 @@
 #include <ctir/traverse/structural_equal.hpp>
 
 #include <doctest/doctest.h>
+#include <test_data.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
 
 using namespace ctir;
+using ctir::testing::read_test_file;
+using ctir::testing::test_data_dir;
 
 namespace {
-
-std::filesystem::path data_dir() {
-#ifdef CTIR_TEST_DATA_DIR
-  return std::filesystem::path(CTIR_TEST_DATA_DIR);
-#else
-  return std::filesystem::path(__FILE__).parent_path().parent_path() / "data";
-#endif
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path.string());
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 /// The parsed module printed back.
 std::string reprint(const std::string& text) { return print(parse_module(text)); }
@@ -613,7 +600,7 @@ TEST_CASE("spans point into the line of each node for a later error report") {
 // ---- errors -----------------------------------------------------------------------------
 
 TEST_CASE("every invalid file in test/data/parser/invalid reports its expected error") {
-  const std::filesystem::path dir = data_dir() / "parser" / "invalid";
+  const std::filesystem::path dir = test_data_dir() / "parser" / "invalid";
   std::size_t checked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".ctir") {
@@ -622,11 +609,11 @@ TEST_CASE("every invalid file in test/data/parser/invalid reports its expected e
     CAPTURE(entry.path().filename().string());
     std::filesystem::path expected_path = entry.path();
     expected_path.replace_extension(".error");
-    std::string expected = read_file(expected_path);
+    std::string expected = read_test_file(expected_path);
     while (!expected.empty() && expected.back() == '\n') {
       expected.pop_back();
     }
-    CHECK(error_of(read_file(entry.path()), entry.path().filename().string()) == expected);
+    CHECK(error_of(read_test_file(entry.path()), entry.path().filename().string()) == expected);
     ++checked;
   }
   CHECK(checked >= 15);

@@ -5,12 +5,11 @@
 #include <ctir/text/printer.hpp>
 
 #include <doctest/doctest.h>
+#include <test_data.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -22,15 +21,7 @@ namespace {
 
 /// The contents of test/data/printer/<name>.
 std::string read_golden(const std::string& name) {
-#ifdef CTIR_TEST_DATA_DIR
-  const std::filesystem::path dir = std::filesystem::path(CTIR_TEST_DATA_DIR) / "printer";
-#else
-  const std::filesystem::path dir =
-      std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "printer";
-#endif
-  std::ifstream in(dir / name, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "cannot open golden file " << (dir / name).string());
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return testing::read_test_file(testing::test_data_dir() / "printer" / name);
 }
 
 DataType f32() { return DataType::float32(); }

@@ -10,37 +10,24 @@
 #include <random_module.hpp>
 
 #include <doctest/doctest.h>
+#include <test_data.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 using namespace ctir;
+using ctir::testing::read_test_file;
+using ctir::testing::test_data_dir;
 
 namespace {
-
-std::filesystem::path data_dir() {
-#ifdef CTIR_TEST_DATA_DIR
-  return std::filesystem::path(CTIR_TEST_DATA_DIR);
-#else
-  return std::filesystem::path(__FILE__).parent_path().parent_path() / "data";
-#endif
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path.string());
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 /// The .ctir files of test/data/<sub>, sorted.
 std::vector<std::filesystem::path> ctir_files(const std::string& sub) {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(data_dir() / sub)) {
+  for (const auto& entry : std::filesystem::directory_iterator(test_data_dir() / sub)) {
     if (entry.path().extension() == ".ctir") {
       files.push_back(entry.path());
     }
@@ -67,7 +54,7 @@ TEST_CASE("every golden file of the printer parses and prints back byte for byte
   const std::vector<std::filesystem::path> files = ctir_files("printer");
   CHECK(files.size() >= 2);
   for (const auto& path : files) {
-    check_round_trip(read_file(path), path.filename().string());
+    check_round_trip(read_test_file(path), path.filename().string());
   }
 }
 
@@ -75,7 +62,7 @@ TEST_CASE("every valid file of the parser's test data parses and prints back byt
   const std::vector<std::filesystem::path> files = ctir_files("parser/valid");
   CHECK(files.size() >= 2);
   for (const auto& path : files) {
-    check_round_trip(read_file(path), path.filename().string());
+    check_round_trip(read_test_file(path), path.filename().string());
   }
 }
 
@@ -97,7 +84,7 @@ TEST_CASE("the golden modules built in C++ survive printing and parsing") {
   module.add("main", main);
   module.add("add_one", prim);
   const std::string text = print(module);
-  CHECK(text == read_file(data_dir() / "printer" / "mixed_module.ctir"));
+  CHECK(text == read_test_file(test_data_dir() / "printer" / "mixed_module.ctir"));
   const IRModule parsed = parse_module(text);
   CHECK_NOTHROW(assert_structural_equal(module, parsed));
 }

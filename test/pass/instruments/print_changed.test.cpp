@@ -6,6 +6,7 @@
 #include <ctir/pass/sequential.hpp>
 
 #include <doctest/doctest.h>
+#include <instrument_testing.hpp>
 #include <pass_testing.hpp>
 
 #include <sstream>
@@ -16,21 +17,13 @@ using namespace ctir::testing;
 
 namespace {
 
-/// `def @main(%x: Tensor[(2), float32]) { <op>(%x) }` and, optionally, `@helper`.
-IRModule unary_module(const std::string& op, bool with_helper = false) {
-  const Var x = Var::make("x", tensor_type({2}, DataType::float32()));
-  IRModule mod;
-  mod.add("main", Function::make({x}, call(op, {x}), {}, {}, "main"));
-  if (with_helper) {
-    const Var y = Var::make("y", tensor_type({2}, DataType::float32()));
-    mod.add("helper", Function::make({y}, call("sqrt", {y}), {}, {}, "helper"));
-  }
+/// unary_module(op) with a second function, `@helper`.
+IRModule with_helper(IRModule mod) {
+  const Var y = Var::make("y", tensor_type({2}, DataType::float32()));
+  mod.add("helper", Function::make({y}, call("sqrt", {y}), {}, {}, "helper"));
   return mod;
 }
 
-auto keep_pass(std::string name) {
-  return make_module_pass(PassInfo{.name = name}, [](IRModule mod) { return mod; });
-}
 /// Returns a new module object holding the same functions: changed identity, same text.
 auto rebuild_pass(std::string name) {
   return make_module_pass(PassInfo{.name = name}, [](IRModule mod) {
@@ -41,8 +34,8 @@ auto rebuild_pass(std::string name) {
     return copy;
   });
 }
-/// Replaces @main by `log(%x)`, keeping @helper.
-auto exp_to_log_pass(std::string name) {
+/// Replaces @main by `log(%x)`, keeping the other functions (unlike exp_to_log_pass).
+auto main_to_log_pass(std::string name) {
   return make_module_pass(PassInfo{.name = name}, [](IRModule mod) {
     mod.update("main", unary_module("log").lookup("main"));
     return mod;
@@ -70,7 +63,7 @@ TEST_CASE("print-changed prints nothing for a new module object that prints the 
 TEST_CASE("print-changed prints a unified diff with - and + lines for a pass that changed the IR") {
   std::ostringstream out;
   InstrumentedPassContext ctx{{}, PrintChangedInstrument(out)};
-  static_cast<void>(exp_to_log_pass("ExpToLog")(unary_module("exp"), ctx));
+  static_cast<void>(main_to_log_pass("ExpToLog")(unary_module("exp"), ctx));
   CHECK(out.str() == "# IR changed by pass ExpToLog\n"
                      "--- before ExpToLog\n"
                      "+++ after ExpToLog\n"
@@ -85,7 +78,7 @@ TEST_CASE("print-changed shows only the changed region of a larger module, with 
   std::ostringstream out;
   PassContext ctx{
       {.instruments = {PrintChangedInstrument(out, {.passes = PassFilter::all(), .context = 1})}}};
-  static_cast<void>(exp_to_log_pass("ExpToLog")(unary_module("exp", true), ctx));
+  static_cast<void>(main_to_log_pass("ExpToLog")(with_helper(unary_module("exp")), ctx));
   // The module prints as main (3 lines), a blank line, helper (3 lines): @helper is unchanged
   // and, one line of context away, not shown.
   CHECK(out.str() == "# IR changed by pass ExpToLog\n"
@@ -100,7 +93,7 @@ TEST_CASE("print-changed shows only the changed region of a larger module, with 
 
 TEST_CASE("in a sequential, print-changed over all passes reports the passes inside it, not the "
           "sequential; named, the sequential is reported") {
-  const auto pipeline = sequential(keep_pass("Keep"), exp_to_log_pass("ExpToLog"));
+  const auto pipeline = sequential(keep_pass("Keep"), main_to_log_pass("ExpToLog"));
   std::ostringstream all;
   PassContext all_ctx{{.instruments = {PrintChangedInstrument(all)}}};
   static_cast<void>(pipeline(unary_module("exp"), all_ctx));
@@ -124,7 +117,7 @@ TEST_CASE("print-changed forgets a failed pass and keeps reporting the ones afte
   PassContext ctx{{.instruments = {Instrument::reference(changed)}}};
   const IRModule mod = unary_module("exp");
   CHECK_THROWS_AS(throwing_pass("Broken", log)(mod, ctx), PassError);
-  static_cast<void>(exp_to_log_pass("ExpToLog")(mod, ctx));
+  static_cast<void>(main_to_log_pass("ExpToLog")(mod, ctx));
   CHECK(out.str().starts_with("# IR changed by pass ExpToLog\n"));
   CHECK_FALSE(contains(out.str(), "Broken"));
 }
