@@ -3,7 +3,8 @@
 // Case labels cannot be expanded from a pack, so each list size has its own switch, written
 // by the macros below. Compilers then lower each dispatch the way they lower a hand-written
 // `switch (node.dynamic_type_index())`: this is what keeps the static traversals level with
-// a hand-written visitor (a chain of comparisons or a binary search measured 1.2-2.5x).
+// a hand-written visitor (a chain of comparisons or a binary search measured 1.2-2.5x; a
+// jump table indexed by a multiplicative hash of the type index, 1.09-1.31x on the walks).
 #pragma once
 
 #include <ctir/core/object.hpp>
