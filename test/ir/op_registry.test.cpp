@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
