@@ -53,3 +53,19 @@ TEST_CASE("registering a runtime type twice or under an unknown parent is an err
                   ctir::type_registration_error);
   CHECK(ctir::TypeRegistry::global().find("registry_test.NoHooks") == nullptr);
 }
+
+TEST_CASE("a final type is recorded as final and no runtime type may derive from it") {
+  CHECK(ctir::type_info_v<ctir::SeqStmtNode>.is_final);
+  CHECK_FALSE(ctir::type_info_v<ctir::StmtNode>.is_final);
+  CHECK_FALSE(ctir::type_info_v<ctir::Object>.is_final);
+  ctir::RuntimeTypeSpec spec;
+  spec.key = "registry_test.BlockWithLabel";
+  spec.parent_key = "ir.SeqStmt";
+  spec.destroy = ctir::type_info_v<ctir::SeqStmtNode>.destroy;
+  spec.clone = ctir::type_info_v<ctir::SeqStmtNode>.clone;
+  CHECK_THROWS_WITH_AS(ctir::TypeRegistry::global().add_runtime_type(spec),
+                       "ctir: cannot register type 'registry_test.BlockWithLabel': its parent "
+                       "'ir.SeqStmt' is final",
+                       ctir::type_registration_error);
+  CHECK(ctir::TypeRegistry::global().find("registry_test.BlockWithLabel") == nullptr);
+}

@@ -103,6 +103,9 @@ struct TypeInfo {
   std::uint32_t depth = 0;
   const std::uint32_t* ancestors = nullptr;
   bool is_abstract = false;
+  /// Whether no type may derive from this one (a C++ `final` class): a field of this
+  /// static type then holds exactly this type, and no runtime type may name it as parent.
+  bool is_final = false;
   /// Whether this type's objects are variables (defined at def sites, paired by equality).
   bool is_variable = false;
   /// All fields, inherited ones first, in declaration order.

@@ -67,6 +67,11 @@ public:
                                     spec.parent_key + "' is not a registered type");
     }
     const TypeInfo* parent = parent_it->second;
+    if (parent->is_final) {
+      // Static code tests a final type by its index alone; a subtype would go unrecognised.
+      throw type_registration_error("ctir: cannot register type '" + spec.key + "': its parent '" +
+                                    spec.parent_key + "' is final");
+    }
     auto& owned = runtime_types_.emplace_back();
     owned.key = std::move(spec.key);
     owned.ancestors.assign(parent->ancestors, parent->ancestors + parent->depth + 1);

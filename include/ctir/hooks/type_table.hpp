@@ -204,6 +204,7 @@ inline constexpr TypeInfo type_info_v = [] {
   info.depth = T::type_depth;
   info.ancestors = ancestor_indices_v<T>.data();
   info.is_abstract = T::is_abstract_type;
+  info.is_final = std::is_final_v<T>;
   info.is_variable = is_variable_node_v<T>;
   info.fields = std::span<const FieldInfo>(field_infos_v<T>.data(), field_infos_v<T>.size());
   if constexpr (!T::is_abstract_type) {

@@ -144,11 +144,17 @@ CTIR_DETAIL_ALWAYS_INLINE decltype(auto) dispatch_list(type_list<Cs...>, const O
   }
 }
 
-/// Dispatches a node held in a field of static type E over E's family.
+/// Dispatches a node held in a field of static type E over E's family. A field of a final
+/// type holds that very type (the registry refuses runtime subtypes of it): no test at all.
 template <class E, class F, class Fallback>
 CTIR_DETAIL_ALWAYS_INLINE decltype(auto) dispatch_family(const E& node, F&& f,
                                                          Fallback&& fallback) {
-  return dispatch_list(family_t<E>{}, node, f, fallback);
+  if constexpr (!E::is_abstract_type && std::is_final_v<E>) {
+    (void)fallback;
+    return f(node);
+  } else {
+    return dispatch_list(family_t<E>{}, node, f, fallback);
+  }
 }
 
 /// Calls f(child, region) for the children of a node known only at run time, through its
