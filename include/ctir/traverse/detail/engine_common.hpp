@@ -53,9 +53,15 @@ CTIR_DETAIL_ALWAYS_INLINE std::uintptr_t stack_position() noexcept {
 /// Whether the native stack has grown below `floor`: one compare of the stack pointer with
 /// memory where the target allows it (this test runs once per node).
 CTIR_DETAIL_ALWAYS_INLINE bool stack_below(const std::uintptr_t& floor) noexcept {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && defined(__clang__)
   bool below;
   __asm__("cmpq %1, %%rsp" : "=@ccb"(below) : "m"(floor));
+  return below;
+#elif defined(__x86_64__) && defined(__GNUC__)
+  // "rm", not "m": with "m", g++ keeps the floor's address in a register of its own in
+  // every traversal function (measured: 1.5% more instructions on the walks).
+  bool below;
+  __asm__("cmpq %1, %%rsp" : "=@ccb"(below) : "rm"(floor));
   return below;
 #else
   return stack_position() < floor;
