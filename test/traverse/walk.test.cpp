@@ -127,6 +127,45 @@ TEST_CASE("an interrupt in pre-order stops before the children") {
   CHECK(seen == strings{"SeqStmt", "For"});
 }
 
+TEST_CASE("a walk for loops alone keeps orders, skips and interrupts inside branches") {
+  // Only loops are matched, so loops and branches are walked inside their blocks' loops.
+  Var out = Var::make("out", TensorType::make({1}, DataType::int32()));
+  auto loop = [](const char* name, Stmt body) {
+    return For::make(Var::make(name, DataType::int32()), 0, 2, std::move(body));
+  };
+  Stmt store = TensorStore::make(out, {0}, 1);
+  Stmt tree = SeqStmt::make(
+      {loop("a", loop("b", store)),
+       IfThenElse::make(IntImm::make(1, DataType::boolean()), loop("c", loop("d", store)),
+                        SeqStmt::make({store, loop("e", store)})),
+       IfThenElse::make(IntImm::make(0, DataType::boolean()), loop("f", store))});
+  auto names = [&](auto order) {
+    strings seen;
+    walk(
+        tree, [&](const For& f) { seen.push_back(f->var->name); }, order);
+    return seen;
+  };
+  CHECK(names(pre_order) == strings{"a", "b", "c", "d", "e", "f"});
+  CHECK(names(post_order) == strings{"b", "a", "d", "c", "e", "f"});
+  strings skipped;
+  walk(
+      tree,
+      [&](const For& f) -> WalkResult<> {
+        skipped.push_back(f->var->name);
+        return f->var->name == "c" ? skip : advance;
+      },
+      pre_order);
+  CHECK(skipped == strings{"a", "b", "c", "e", "f"});
+  strings before_stop;
+  std::optional<Var> found = walk(tree, [&](const For& f) -> WalkResult<Var> {
+    before_stop.push_back(f->var->name);
+    return f->var->name == "e" ? interrupt(f->var) : advance;
+  });
+  REQUIRE(found.has_value());
+  CHECK((*found)->name == "e");
+  CHECK(before_stop == strings{"b", "a", "d", "c", "e"});
+}
+
 TEST_CASE("with_def_region_kind reports add_one's definition sites") {
   AddOne add_one;
   std::vector<std::string> sites;

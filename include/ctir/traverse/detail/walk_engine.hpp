@@ -214,10 +214,66 @@ private:
     return table::template enters_children<C, Region>();
   }
 
+  /// Whether a field of C, entered at a site of kind Region, leads to one concrete type
+  /// whose walk is a call of its own (it enters an array).
+  template <class C, std::size_t I, DefRegionKind Region>
+  static constexpr bool leads_to_called_type() noexcept {
+    using F = field_type_t<C, I>;
+    if constexpr (!is_child_field_v<F>) {
+      return true;
+    } else if constexpr (!may_contain<typename F::element_type>()) {
+      return true;
+    } else if constexpr (F::kind != FieldKind::node) {
+      return false;
+    } else {
+      using E = typename F::element_type;
+      constexpr DefRegionKind inner = child_region(Region, F::def_kind);
+      if constexpr (!std::is_same_v<family_t<E>, type_list<E>> || is_use_site<E>(inner)) {
+        return false;
+      } else {
+        return enters_array<E>();
+      }
+    }
+  }
+
+  template <class F>
+  static constexpr bool entered_array() noexcept {
+    if constexpr (is_child_field_v<F> && F::kind == FieldKind::node_array) {
+      return may_contain<typename F::element_type>();
+    } else {
+      return false;
+    }
+  }
+
+  template <class C>
+  static constexpr bool enters_array() noexcept {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (entered_array<field_type_t<C, I>>() || ...);
+    }
+    (std::make_index_sequence<field_count_v<C>>{});
+  }
+
+  /// Whether the walk of a node of type C is written into its parent's loop instead of a
+  /// call of its own, as a hand-written walk does with a For and its block: C enters only
+  /// single-node fields, each of one concrete type that enters an array. That type's walk
+  /// is a call that checks the budget, so every cycle of the recursion still checks it and
+  /// inlining cannot recurse.
+  template <class C, DefRegionKind Region>
+  static constexpr bool walked_in_parent() noexcept {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (leads_to_called_type<C, I, Region>() && ...);
+    }
+    (std::make_index_sequence<field_count_v<C>>{});
+  }
+
   template <DefRegionKind Region, class C>
   CTIR_DETAIL_ALWAYS_INLINE step_result walk_concrete(const C& node) {
     if constexpr (has_children<C, Region>()) {
-      return walk_inner<Region>(node);
+      if constexpr (walked_in_parent<C, Region>()) {
+        return walk_node<Region, false>(node);
+      } else {
+        return walk_inner<Region>(node);
+      }
     } else {
       constexpr std::size_t k = Set::template first_match<C>();
       if constexpr (k != npos) {
@@ -229,12 +285,22 @@ private:
     }
   }
 
-  /// A node with children to walk: one out-of-line function per type and region, the only
-  /// place where the native recursion deepens, so the only place that checks the budget.
+  /// A node with children to walk (unless walked in its parent): one out-of-line function per
+  /// type and region, the only place where the native recursion deepens, so the only place
+  /// that checks the budget.
   template <DefRegionKind Region, class C>
   CTIR_DETAIL_NOINLINE step_result walk_inner(const C& node) {
-    if (stack_below(stack_floor_)) [[unlikely]] {
-      return walk_deep(&node, Region);
+    return walk_node<Region, true>(node);
+  }
+
+  /// A node's callback (pre or post order) and its fields; CheckBudget in a function of
+  /// its own, not when walked in its parent.
+  template <DefRegionKind Region, bool CheckBudget, class C>
+  CTIR_DETAIL_ALWAYS_INLINE step_result walk_node(const C& node) {
+    if constexpr (CheckBudget) {
+      if (stack_below(stack_floor_)) [[unlikely]] {
+        return walk_deep(&node, Region);
+      }
     }
     constexpr std::size_t k = Set::template first_match<C>();
     if constexpr (Order == WalkOrder::pre && k != npos) {
