@@ -128,7 +128,9 @@ TEST_CASE("an interrupt in pre-order stops before the children") {
 }
 
 TEST_CASE("a walk for loops alone keeps orders, skips and interrupts inside branches") {
-  // Only loops are matched, so loops and branches are walked inside their blocks' loops.
+  // Only loops are matched, so loops and branches are walked inside their blocks' loops, and
+  // a block inside a loop or a branch inside a block is walked in the enclosing block's
+  // function: the loops g, h and i reach three levels of blocks below the top one.
   Var out = Var::make("out", TensorType::make({1}, DataType::int32()));
   auto loop = [](const char* name, Stmt body) {
     return For::make(Var::make(name, DataType::int32()), 0, 2, std::move(body));
@@ -138,24 +140,25 @@ TEST_CASE("a walk for loops alone keeps orders, skips and interrupts inside bran
       {loop("a", loop("b", store)),
        IfThenElse::make(IntImm::make(1, DataType::boolean()), loop("c", loop("d", store)),
                         SeqStmt::make({store, loop("e", store)})),
-       IfThenElse::make(IntImm::make(0, DataType::boolean()), loop("f", store))});
+       IfThenElse::make(IntImm::make(0, DataType::boolean()), loop("f", store)),
+       loop("g", loop("h", loop("i", store)))});
   auto names = [&](auto order) {
     strings seen;
     walk(
         tree, [&](const For& f) { seen.push_back(f->var->name); }, order);
     return seen;
   };
-  CHECK(names(pre_order) == strings{"a", "b", "c", "d", "e", "f"});
-  CHECK(names(post_order) == strings{"b", "a", "d", "c", "e", "f"});
+  CHECK(names(pre_order) == strings{"a", "b", "c", "d", "e", "f", "g", "h", "i"});
+  CHECK(names(post_order) == strings{"b", "a", "d", "c", "e", "f", "i", "h", "g"});
   strings skipped;
   walk(
       tree,
       [&](const For& f) -> WalkResult<> {
         skipped.push_back(f->var->name);
-        return f->var->name == "c" ? skip : advance;
+        return f->var->name == "c" || f->var->name == "h" ? skip : advance;
       },
       pre_order);
-  CHECK(skipped == strings{"a", "b", "c", "e", "f"});
+  CHECK(skipped == strings{"a", "b", "c", "e", "f", "g", "h"});
   strings before_stop;
   std::optional<Var> found = walk(tree, [&](const For& f) -> WalkResult<Var> {
     before_stop.push_back(f->var->name);
@@ -164,6 +167,17 @@ TEST_CASE("a walk for loops alone keeps orders, skips and interrupts inside bran
   REQUIRE(found.has_value());
   CHECK((*found)->name == "e");
   CHECK(before_stop == strings{"b", "a", "d", "c", "e"});
+  strings before_deepest;
+  std::optional<Var> deepest = walk(
+      tree,
+      [&](const For& f) -> WalkResult<Var> {
+        before_deepest.push_back(f->var->name);
+        return f->var->name == "i" ? interrupt(f->var) : advance;
+      },
+      pre_order);
+  REQUIRE(deepest.has_value());
+  CHECK((*deepest)->name == "i");
+  CHECK(before_deepest == strings{"a", "b", "c", "d", "e", "f", "g", "h", "i"});
 }
 
 TEST_CASE("with_def_region_kind reports add_one's definition sites") {

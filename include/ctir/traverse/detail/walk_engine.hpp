@@ -175,7 +175,7 @@ public:
   /// Walks the node in a field of static type E at a site of kind Region; false once the
   /// walk is interrupted. Inlined where the field is read, so
   /// that a node with nothing to walk below it (a leaf, a variable at a use) costs no call.
-  template <class E, DefRegionKind Region>
+  template <class E, DefRegionKind Region, class Host = void, bool InParent = false>
   CTIR_DETAIL_ALWAYS_INLINE step_result walk_ref(const E* node) {
     if (node == nullptr) {
       return true;
@@ -183,7 +183,7 @@ public:
     return dispatch_family(
         *node,
         [&](const auto& concrete_node) CTIR_DETAIL_INLINE_LAMBDA -> step_result {
-          return walk_concrete<Region>(concrete_node);
+          return walk_concrete<Region, Host, InParent>(concrete_node);
         },
         [&](const Object& other) -> step_result { return walk_deep(&other, Region); });
   }
@@ -266,11 +266,55 @@ private:
     (std::make_index_sequence<field_count_v<C>>{});
   }
 
-  template <DefRegionKind Region, class C>
+  /// Whether a node of type C is walked in its parent's loop (it has children to walk).
+  template <class C, DefRegionKind Region>
+  static constexpr bool walked_in_parent_here() noexcept {
+    if constexpr (has_children<C, Region>()) {
+      return walked_in_parent<C, Region>();
+    } else {
+      return false;
+    }
+  }
+
+  template <class... Cs, DefRegionKind Region>
+  static constexpr bool any_walked_in_parent(type_list<Cs...>,
+                                             std::integral_constant<DefRegionKind, Region>) {
+    return (walked_in_parent_here<Cs, Region>() || ...);
+  }
+
+  /// Whether the walk of a field of static type E at a site of kind Region, inside the walk
+  /// of a node of type Host, can come back to a Host through nodes walked in their parent
+  /// (a block, a loop in it, the loop's block). Only then does the field's walk carry Host,
+  /// so that the walk of every other field is the same code whatever encloses it.
+  template <class E, DefRegionKind Region, class Host, bool InParent>
+  static constexpr bool leads_back_to_host() noexcept {
+    if constexpr (std::is_void_v<Host>) {
+      return false;
+    } else if constexpr (!E::is_abstract_type && std::is_final_v<E>) {
+      return (InParent && std::is_same_v<E, Host>) || walked_in_parent_here<E, Region>();
+    } else {
+      return any_walked_in_parent(family_t<E>{}, std::integral_constant<DefRegionKind, Region>{});
+    }
+  }
+
+  /// The node type whose out-of-line walk may hold one level of its own recursion: one that
+  /// enters an array (a block), as a compiler does with a hand-written recursive walk.
+  template <class C>
+  using inline_host_t = std::conditional_t<enters_array<C>(), C, void>;
+
+  /// Host: the type whose out-of-line walk this code is written into (void once a level of
+  /// it is, or where no node walked in its parent leads back to it); InParent: whether a
+  /// node walked in its parent leads here.
+  template <DefRegionKind Region, class Host, bool InParent, class C>
   CTIR_DETAIL_ALWAYS_INLINE step_result walk_concrete(const C& node) {
     if constexpr (has_children<C, Region>()) {
       if constexpr (walked_in_parent<C, Region>()) {
-        return walk_node<Region, false>(node);
+        return walk_node<Region, false, Host, true>(node);
+      } else if constexpr (InParent && std::is_same_v<C, Host>) {
+        // A block reached from a block through a loop or a branch: one level is written in
+        // the enclosing block's walk; the level below it is a call again, which checks the
+        // budget.
+        return walk_node<Region, false, void, false>(node);
       } else {
         return walk_inner<Region>(node);
       }
@@ -290,12 +334,12 @@ private:
   /// that checks the budget.
   template <DefRegionKind Region, class C>
   CTIR_DETAIL_NOINLINE step_result walk_inner(const C& node) {
-    return walk_node<Region, true>(node);
+    return walk_node<Region, true, inline_host_t<C>, false>(node);
   }
 
   /// A node's callback (pre or post order) and its fields; CheckBudget in a function of
   /// its own, not when walked in its parent.
-  template <DefRegionKind Region, bool CheckBudget, class C>
+  template <DefRegionKind Region, bool CheckBudget, class Host, bool InParent, class C>
   CTIR_DETAIL_ALWAYS_INLINE step_result walk_node(const C& node) {
     if constexpr (CheckBudget) {
       if (stack_below(stack_floor_)) [[unlikely]] {
@@ -314,7 +358,7 @@ private:
     }
     const step_result ok = [&]<std::size_t... I>(std::index_sequence<I...>)
                                CTIR_DETAIL_INLINE_LAMBDA->step_result {
-      return (walk_field<C, I, Region>(node) && ...);
+      return (walk_field<C, I, Region, Host, InParent>(node) && ...);
     }
     (std::make_index_sequence<field_count_v<C>>{});
     if (!ok) {
@@ -328,7 +372,7 @@ private:
     return true;
   }
 
-  template <class C, std::size_t I, DefRegionKind Region>
+  template <class C, std::size_t I, DefRegionKind Region, class Host, bool InParent>
   CTIR_DETAIL_ALWAYS_INLINE step_result walk_field(const C& node) {
     using F = field_type_t<C, I>;
     if constexpr (!is_child_field_v<F>) {
@@ -339,11 +383,13 @@ private:
         return true;
       } else {
         constexpr DefRegionKind inner = child_region(Region, F::def_kind);
+        constexpr bool back = leads_back_to_host<E, inner, Host, InParent>();
+        using NextHost = std::conditional_t<back, Host, void>;
         if constexpr (F::kind == FieldKind::node) {
-          return walk_ref<E, inner>(F::get(node).get());
+          return walk_ref < E, inner, NextHost, back && InParent > (F::get(node).get());
         } else {
           for (const auto& child : F::get(node)) {
-            if (!walk_ref<E, inner>(child.get())) {
+            if (!walk_ref<E, inner, NextHost, false>(child.get())) {
               return false;
             }
           }
