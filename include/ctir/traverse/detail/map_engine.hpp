@@ -465,7 +465,8 @@ protected:
     const ObjectRef* fresh = remapped(node);
     return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
   }
-  const ObjectRef* remapped(const Object& node) const {
+  // Inline: it is asked at every variable use, and the table is nearly always empty.
+  CTIR_DETAIL_ALWAYS_INLINE const ObjectRef* remapped(const Object& node) const {
     if (remap_.empty()) [[likely]] {
       return nullptr;
     }
