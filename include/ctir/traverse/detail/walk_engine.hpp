@@ -386,7 +386,8 @@ private:
         constexpr bool back = leads_back_to_host<E, inner, Host, InParent>();
         using NextHost = std::conditional_t<back, Host, void>;
         if constexpr (F::kind == FieldKind::node) {
-          return walk_ref < E, inner, NextHost, back && InParent > (F::get(node).get());
+          constexpr bool next_in_parent = back && InParent;
+          return walk_ref<E, inner, NextHost, next_in_parent>(F::get(node).get());
         } else {
           for (const auto& child : F::get(node)) {
             if (!walk_ref<E, inner, NextHost, false>(child.get())) {
