@@ -50,15 +50,28 @@ function(ctir_set_sanitizers target)
   target_link_options(${target} PRIVATE ${flags})
 endfunction()
 
+# ctir_link_library(<target>)
+#
+# Links <target> to the ctir that ctir's own tests, tools, examples and benchmarks
+# use: ctir::compiled when CTIR_LINK_COMPILED is ON (the default), else the
+# header-only ctir::ctir.
+function(ctir_link_library target)
+  if(CTIR_LINK_COMPILED)
+    target_link_libraries(${target} PRIVATE ctir::compiled)
+  else()
+    target_link_libraries(${target} PRIVATE ctir::ctir)
+  endif()
+endfunction()
+
 # ctir_add_executable(<name> <source>...)
 #
-# An executable of ctir's own, linked to ctir::ctir, with the house warnings
-# and sanitizers.
+# An executable of ctir's own, linked to ctir (see ctir_link_library), with the
+# house warnings and sanitizers.
 function(ctir_add_executable name)
   if(NOT ARGN)
     message(FATAL_ERROR "ctir_add_executable(${name}): no sources given")
   endif()
   add_executable(${name} ${ARGN})
-  target_link_libraries(${name} PRIVATE ctir::ctir)
+  ctir_link_library(${name})
   ctir_set_warnings(${name})
 endfunction()

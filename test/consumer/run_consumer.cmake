@@ -9,7 +9,8 @@
 #                   against that prefix (and checks that it found that copy).
 # add_subdirectory: builds test/consumer/add_subdirectory, which pulls in
 #                   CTIR_SOURCE_DIR with add_subdirectory.
-# Either way the consumer's executable must run and exit with 0.
+# Either way the consumer's executables, one header-only (ctir::ctir) and one against the
+# compiled library (ctir::compiled), must run and exit with 0.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var MODE CTIR_SOURCE_DIR WORK_DIR CXX GENERATOR)
@@ -62,4 +63,5 @@ endif()
 
 run("${CMAKE_COMMAND}" --build "${consumer_build}")
 run("${consumer_build}/ctir_consumer")
-message(STATUS "run_consumer: ${MODE} consumer built and ran")
+run("${consumer_build}/ctir_consumer_compiled")
+message(STATUS "run_consumer: ${MODE} consumers (header-only and compiled) built and ran")

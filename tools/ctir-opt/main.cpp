@@ -5,6 +5,7 @@
 #include "io.hpp"
 #include "listing.hpp"
 #include "options.hpp"
+#include "passes.hpp"
 #include "pipeline.hpp"
 #include "run.hpp"
 #include "version.hpp"
@@ -13,6 +14,7 @@
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/context.hpp>
 #include <ctir/pass/instruments/verify.hpp>
+#include <ctir/text/install_printer.hpp>
 #include <ctir/text/parser.hpp>
 #include <ctir/text/printer.hpp>
 #include <ctir/traverse/format_tree.hpp>
@@ -239,6 +241,8 @@ int run(const std::vector<std::string_view>& args) {
 
 int main(int argc, char** argv) {
   try {
+    ctir_opt::register_passes();
+    ctir::install_printer();
     const std::vector<std::string_view> args(argv + 1, argv + argc);
     return ctir_opt::run(args);
   } catch (const std::exception& error) {

@@ -457,16 +457,11 @@ inline void install_builtin_kernels(OpRegistry& registry) {
 }
 
 /// Makes sure the global registry's built-in operators have their kernels; cheap after
-/// the first call. Including this header does it during static initialization too.
+/// the first call. ir/ sits below eval/, so the interpreter and the passes that evaluate
+/// operators call it before they look a kernel up.
 inline void ensure_builtin_kernels() {
   static const bool installed = (install_builtin_kernels(OpRegistry::global()), true);
   (void)installed;
 }
-
-namespace detail {
-// ir/ sits below eval/, so the kernels are handed to the registry when this header is
-// part of the program (as text/install_printer.hpp does for the printer).
-inline const bool builtin_kernels_installed = (ensure_builtin_kernels(), true);
-} // namespace detail
 
 } // namespace ctir::eval

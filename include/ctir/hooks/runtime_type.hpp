@@ -155,9 +155,11 @@ const TypeInfo& register_dynamic_type(std::string key, const std::vector<Runtime
     if (f.kind != FieldKind::value) {
       const TypeInfo* element = TypeRegistry::global().find(f.element_type_key);
       if (element == nullptr) {
-        throw type_registration_error("ctir: field '" + f.name + "' of '" + spec.key +
-                                      "' names an unknown element type '" + f.element_type_key +
-                                      "'");
+        throw type_registration_error(
+            "ctir: field '" + f.name + "' of '" + spec.key + "' names an unknown element type '" +
+            f.element_type_key +
+            "' (register it first: ctir::register_ir_types() registers the IR's types, "
+            "ctir::register_type<T>() any static type)");
       }
       info.element_type_index = element->index;
     }

@@ -221,20 +221,22 @@ inline constexpr TypeInfo type_info_v = [] {
   return info;
 }();
 
-namespace detail {
-/// Registers T (and its ancestors) before main; instantiated by make_object<T>.
-template <class T>
-struct auto_register {
-  static inline const bool registered = TypeRegistry::global().add(&type_info_v<T>);
-};
-} // namespace detail
-
-/// Registers a static node type by hand (make_object does it for you).
+/// Registers a static node type (and its ancestors) in the global TypeRegistry, so that the
+/// runtime layer finds it by key. make_object<T> does it the first time it creates a T.
 template <hooked_node T>
 const TypeInfo& register_type() {
   TypeRegistry::global().add(&type_info_v<T>);
   return type_info_v<T>;
 }
+
+namespace detail {
+/// Registers T once, at T's first creation: never as a side effect of including a header.
+template <class T>
+void register_on_first_creation() {
+  static const bool registered = TypeRegistry::global().add(&type_info_v<T>);
+  (void)registered;
+}
+} // namespace detail
 
 /// A node under construction: mutable, uniquely owned, published by converting to Ref.
 template <class T>
@@ -276,7 +278,7 @@ Owned<T> make_object(Args&&... args) {
   // An error here means T is abstract (CTIR_ABSTRACT_NODE): create one of its subclasses.
   static_assert(concrete_node<T>, "ctir::make_object<T>: T must be a concrete node type");
   static_assert(hooked_node<T>);
-  (void)&detail::auto_register<T>::registered;
+  detail::register_on_first_creation<T>();
   T* object = new T(std::forward<Args>(args)...);
   detail::object_access::stamp(*object, &type_info_v<T>);
   return Owned<T>(object);

@@ -1,6 +1,7 @@
 // The families of the IR's abstract node types, for statically dispatched traversals.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/family.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
@@ -34,13 +35,12 @@ using ir_node_types =
 CTIR_FAMILY(ctir::Object, ctir::ir_node_types);
 
 namespace ctir {
-namespace detail {
-template <class... Ts>
-bool register_types(type_list<Ts...>) {
-  (TypeRegistry::global().add(&type_info_v<Ts>), ...);
-  return true;
-}
-/// Every IR type is registered before main, so the runtime layer finds them by key.
-inline const bool ir_types_registered = register_types(ir_node_types{});
-} // namespace detail
+/// Registers every IR node type in the global TypeRegistry, so that the runtime layer finds
+/// them by key before any node of theirs exists. Idempotent and cheap after the first call;
+/// the runtime layer calls it where it looks a key up.
+void register_ir_types();
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/families-inl.hpp>
+#endif

@@ -344,7 +344,9 @@ public:
       std::string message = "ctir: unknown pass config option '" + std::string(key) + "'" +
                             detail::did_you_mean(detail::nearest_names(key, candidates));
       message += candidates.empty()
-                     ? std::string(" (no options are registered)")
+                     ? std::string(" (no options are registered; "
+                                   "ctir::passes::register_standard_passes() registers the "
+                                   "standard passes' options)")
                      : " (registered options: " + detail::quoted_list(candidates) + ")";
       throw ConfigError(message);
     }

@@ -8,7 +8,6 @@
 #include <ctir/pass/instruments/print_ir.hpp>
 #include <ctir/pass/options.hpp>
 #include <ctir/pass/run.hpp>
-#include <ctir/runtime/pass/registry.hpp>
 
 #include <cstddef>
 #include <iostream>
@@ -20,7 +19,8 @@
 namespace ctir {
 
 /// Prints the module in the text format and returns the very same module object (TVM's
-/// `transform.PrintIR`). Registered as `PrintIR`, so pipeline strings can use it:
+/// `transform.PrintIR`). Registered as `PrintIR` (by register_standard_passes), so pipeline
+/// strings can use it:
 ///
 ///     InferType,PrintIR{header="after InferType"},FoldConstant
 ///
@@ -82,6 +82,5 @@ private:
   }
 };
 
-CTIR_REGISTER_PASS(PrintIR);
 
 } // namespace ctir

@@ -51,6 +51,5 @@ struct DeadCodeElimination : pass_interface<DeadCodeElimination> {
   }
 };
 
-CTIR_REGISTER_PASS(DeadCodeElimination);
 
 } // namespace ctir::passes

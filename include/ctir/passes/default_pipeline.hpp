@@ -13,8 +13,6 @@
 #include <ctir/passes/simplify.hpp>
 #include <ctir/passes/simplify_expr.hpp>
 #include <ctir/passes/unroll_loop.hpp>
-#include <ctir/runtime/pass/erased.hpp>
-#include <ctir/runtime/pass/registry.hpp>
 
 namespace ctir::passes {
 
@@ -39,24 +37,5 @@ constexpr auto default_pipeline() {
                     DeadCodeElimination{}, RemoveUnusedFunctions{}, InferType{}, Simplify{},
                     UnrollLoop{}, Simplify{}, RemoveNoOp{}, FlattenBuffer{});
 }
-
-namespace detail {
-
-/// Registers default_pipeline() under its name, once per program, without throwing while
-/// the program starts (a name already taken keeps its registration).
-inline bool register_default_pipeline() noexcept {
-  try {
-    if (!PassRegistry::global().contains("DefaultPipeline")) {
-      PassRegistry::global().add(Pass(default_pipeline()));
-    }
-  } catch (...) {
-    return false;
-  }
-  return true;
-}
-
-[[maybe_unused]] inline const bool default_pipeline_registered = register_default_pipeline();
-
-} // namespace detail
 
 } // namespace ctir::passes

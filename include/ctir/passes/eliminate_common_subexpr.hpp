@@ -269,6 +269,5 @@ struct EliminateCommonSubexpr : pass_interface<EliminateCommonSubexpr> {
   }
 };
 
-CTIR_REGISTER_PASS(EliminateCommonSubexpr);
 
 } // namespace ctir::passes

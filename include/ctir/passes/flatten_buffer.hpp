@@ -189,6 +189,5 @@ struct FlattenBuffer : pass_interface<FlattenBuffer> {
   }
 };
 
-CTIR_REGISTER_PASS(FlattenBuffer);
 
 } // namespace ctir::passes

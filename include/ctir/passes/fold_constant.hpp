@@ -197,6 +197,5 @@ struct FoldConstant : pass_interface<FoldConstant> {
   }
 };
 
-CTIR_REGISTER_PASS(FoldConstant);
 
 } // namespace ctir::passes

@@ -536,6 +536,5 @@ struct InferType : pass_interface<InferType> {
   }
 };
 
-CTIR_REGISTER_PASS(InferType);
 
 } // namespace ctir::passes

@@ -794,6 +794,5 @@ struct LegalizeOps : pass_interface<LegalizeOps> {
   IRModule transform_module(IRModule mod, const PassContext&) const { return legalize_ops(mod); }
 };
 
-CTIR_REGISTER_PASS(LegalizeOps);
 
 } // namespace ctir::passes

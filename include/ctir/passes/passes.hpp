@@ -1,4 +1,4 @@
-// The standard passes, each registered by name in the pass registry.
+// The standard passes, and register_standard_passes to make them available by name.
 #pragma once
 
 #include <ctir/passes/dead_code_elimination.hpp>
@@ -8,6 +8,7 @@
 #include <ctir/passes/fold_constant.hpp>
 #include <ctir/passes/infer_type.hpp>
 #include <ctir/passes/legalize_ops.hpp>
+#include <ctir/passes/register.hpp>
 #include <ctir/passes/remove_no_op.hpp>
 #include <ctir/passes/remove_unused_functions.hpp>
 #include <ctir/passes/simplify.hpp>

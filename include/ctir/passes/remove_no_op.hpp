@@ -85,6 +85,5 @@ struct RemoveNoOp : pass_interface<RemoveNoOp> {
   }
 };
 
-CTIR_REGISTER_PASS(RemoveNoOp);
 
 } // namespace ctir::passes

@@ -25,9 +25,15 @@ namespace ctir::passes {
 /// blanks around names are ignored).
 inline constexpr std::string_view entry_functions_key = "transform.entry_functions";
 
-CTIR_REGISTER_PASS_CONFIG_OPTION("transform.entry_functions", std::string, "main",
-                                 "RemoveUnusedFunctions keeps what these functions reach: a "
-                                 "comma-separated list of names, e.g. \"main,init\"");
+/// The typed key of `transform.entry_functions`, registered in the PassConfigRegistry on the
+/// first call (register_standard_passes calls it too).
+inline ConfigKey<std::string> entry_functions_option() {
+  static const ConfigKey<std::string> key = register_pass_config_option<std::string>(
+      entry_functions_key, "main",
+      "RemoveUnusedFunctions keeps what these functions reach: a comma-separated list of "
+      "names, e.g. \"main,init\"");
+  return key;
+}
 
 /// The names in a `transform.entry_functions` value: split at commas, blanks and a
 /// leading `@` removed. Throws ctir::Error for an empty name (`"main,,init"`, `""`).
@@ -121,11 +127,9 @@ struct RemoveUnusedFunctions : pass_interface<RemoveUnusedFunctions> {
     if (ctx.find_config(entry_functions_key) == nullptr && !mod.contains("main")) {
       return mod;
     }
-    return remove_unused_functions(
-        mod, parse_entry_functions(ctx.config<std::string>(entry_functions_key)));
+    return remove_unused_functions(mod,
+                                   parse_entry_functions(ctx.config(entry_functions_option())));
   }
 };
-
-CTIR_REGISTER_PASS(RemoveUnusedFunctions);
 
 } // namespace ctir::passes

@@ -271,6 +271,5 @@ struct Simplify : pass_interface<Simplify> {
   }
 };
 
-CTIR_REGISTER_PASS(Simplify);
 
 } // namespace ctir::passes

@@ -265,6 +265,5 @@ struct SimplifyExpr : pass_interface<SimplifyExpr> {
   }
 };
 
-CTIR_REGISTER_PASS(SimplifyExpr);
 
 } // namespace ctir::passes

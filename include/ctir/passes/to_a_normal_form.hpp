@@ -383,6 +383,5 @@ struct ToANormalForm : pass_interface<ToANormalForm> {
   }
 };
 
-CTIR_REGISTER_PASS(ToANormalForm);
 
 } // namespace ctir::passes

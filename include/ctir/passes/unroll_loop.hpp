@@ -27,9 +27,15 @@ namespace ctir::passes {
 /// iterations are unrolled too (0: only loops marked `unroll`).
 inline constexpr std::string_view unroll_max_extent_key = "tensor.UnrollLoop.max_extent";
 
-CTIR_REGISTER_PASS_CONFIG_OPTION("tensor.UnrollLoop.max_extent", int, 0,
-                                 "UnrollLoop also unrolls constant loops of at most this many "
-                                 "iterations (0: only loops marked unroll)");
+/// The typed key of `tensor.UnrollLoop.max_extent`, registered in the PassConfigRegistry on
+/// the first call (register_standard_passes calls it too).
+inline ConfigKey<int> unroll_max_extent_option() {
+  static const ConfigKey<int> key = register_pass_config_option<int>(
+      unroll_max_extent_key, 0,
+      "UnrollLoop also unrolls constant loops of at most this many iterations (0: only loops "
+      "marked unroll)");
+  return key;
+}
 
 /// At most this many statements come out of unrolling one loop; an unroll loop that would
 /// make more is an error (a typo in a bound should not exhaust memory).
@@ -96,10 +102,8 @@ struct UnrollLoop : pass_interface<UnrollLoop> {
             .description = "unrolls loops marked unroll and short constant loops"};
   }
   PrimFunc transform_function(PrimFunc f, const IRModule&, const PassContext& ctx) const {
-    return unroll_loops(f, ctx.config<int>(unroll_max_extent_key));
+    return unroll_loops(f, ctx.config(unroll_max_extent_option()));
   }
 };
-
-CTIR_REGISTER_PASS(UnrollLoop);
 
 } // namespace ctir::passes

@@ -7,6 +7,8 @@
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_info.hpp>
 #include <ctir/core/type_registry.hpp>
+#include <ctir/hooks/type_table.hpp>
+#include <ctir/ir/families.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/meta.hpp>
 
@@ -95,10 +97,14 @@ public:
   /// Binds `fn` to the node type registered under `type_key` (and its subtypes).
   template <class F>
   Callbacks& on(std::string_view type_key, F&& fn) {
+    // The IR's types are found whether or not a node of theirs was ever created.
+    register_ir_types();
     const TypeInfo* type = TypeRegistry::global().find(type_key);
     if (type == nullptr) {
       throw Error("ctir::runtime::Callbacks::on: no node type is registered under the key '" +
-                  std::string(type_key) + "'");
+                  std::string(type_key) +
+                  "' (a static node type of your own is registered by "
+                  "ctir::register_type<T>() or when its first node is created)");
     }
     return on(*type, std::forward<F>(fn));
   }
@@ -109,15 +115,14 @@ public:
     return *this;
   }
   /// Binds `fn` to the static node type N (and its subtypes, including run-time ones).
-  template <ir_node N, class F>
+  template <hooked_node N, class F>
   Callbacks& on(F&& fn) {
-    return on(std::string_view(N::type_key), std::forward<F>(fn));
+    return on(register_type<N>(), std::forward<F>(fn));
   }
   /// Adds `fn(var, kind)`, called on every variable site with its definition-region kind.
   template <class F>
   Callbacks& with_def_region_kind(F&& fn) {
-    add(TypeRegistry::global().find("Object"), true, std::forward<F>(fn),
-        "the with_def_region_kind callback");
+    add(&type_info_v<Object>, true, std::forward<F>(fn), "the with_def_region_kind callback");
     return *this;
   }
 

@@ -6,13 +6,18 @@
 
 #include <string>
 
-namespace ctir::detail {
+namespace ctir {
 
+namespace detail {
 inline std::string print_underlined(const ObjectRef& root, const Object* node) {
   return print_with_ranges(root).underline(node, 2);
 }
+} // namespace detail
 
-/// traverse/ sits below text/, so the printer is handed to it at static initialization.
-inline const bool program_printer_installed = (program_printer = &print_underlined, true);
+/// Makes assert_structural_equal (and format_structural_mismatch) show both programs in the
+/// text format with the mismatching node underlined, instead of a one-line description of
+/// each node. traverse/ sits below text/, so the printer is handed to it by this call; call
+/// it once, early in main or in a test runner. Idempotent.
+inline void install_printer() noexcept { detail::program_printer = &detail::print_underlined; }
 
-} // namespace ctir::detail
+} // namespace ctir

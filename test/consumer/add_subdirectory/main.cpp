@@ -1,5 +1,6 @@
 // Uses ctir through add_subdirectory on ctir's source tree: builds, prints and checks a module.
 #include <ctir/ctir.hpp>
+#include <ctir/text/printer.hpp>
 
 #include <iostream>
 

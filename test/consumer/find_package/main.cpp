@@ -1,5 +1,6 @@
 // Uses ctir through find_package(ctir), as installed: builds, prints and checks a module.
 #include <ctir/ctir.hpp>
+#include <ctir/text/printer.hpp>
 
 #include <iostream>
 

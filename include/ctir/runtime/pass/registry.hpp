@@ -122,7 +122,8 @@ public:
     std::string message = "ctir: unknown pass '" + std::string(name) + "'" +
                           detail::did_you_mean(detail::nearest_names(name, known));
     if (known.empty()) {
-      message += " (no passes are registered)";
+      message += " (no passes are registered; ctir::passes::register_standard_passes() "
+                 "registers the standard ones)";
     }
     return message;
   }

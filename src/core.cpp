@@ -1,0 +1,2 @@
+// ctir::compiled: the object model and the hooks (the type registry).
+#include <ctir/core/type_registry-inl.hpp>
