@@ -2,6 +2,7 @@
 // lets, scopes, literals), source spans, every kind of error with its caret, deep nesting.
 #include <ctir/ir/builder.hpp>
 #include <ctir/ir/ir.hpp>
+#include <ctir/text/detail/print_literal.hpp> // round_to_float16
 #include <ctir/text/parser.hpp>
 #include <ctir/text/printer.hpp>
 #include <ctir/traverse/structural_equal.hpp>

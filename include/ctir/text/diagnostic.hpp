@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -14,40 +15,11 @@ namespace ctir {
 namespace detail {
 
 /// The line of `text` that holds byte `offset` (without its newline), and where it starts.
-inline std::pair<std::string_view, std::size_t> source_line_at(std::string_view text,
-                                                               std::size_t offset) {
-  offset = offset > text.size() ? text.size() : offset;
-  std::size_t begin = offset;
-  while (begin > 0 && text[begin - 1] != '\n') {
-    --begin;
-  }
-  std::size_t end = offset;
-  while (end < text.size() && text[end] != '\n') {
-    ++end;
-  }
-  if (end > begin && text[end - 1] == '\r') {
-    --end;
-  }
-  return {text.substr(begin, end - begin), begin};
-}
+std::pair<std::string_view, std::size_t> source_line_at(std::string_view text, std::size_t offset);
 
 /// The caret line under `line` pointing at byte `column_offset` of it: tabs are kept so
 /// that the caret lines up, and a multi-byte UTF-8 character counts as one position.
-inline std::string caret_line(std::string_view line, std::size_t column_offset) {
-  std::string caret;
-  for (std::size_t i = 0; i < column_offset && i < line.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(line[i]);
-    if ((byte & 0xC0U) == 0x80U) {
-      continue; // a UTF-8 continuation byte: same character
-    }
-    caret += line[i] == '\t' ? '\t' : ' ';
-  }
-  for (std::size_t i = line.size(); i < column_offset; ++i) {
-    caret += ' ';
-  }
-  caret += '^';
-  return caret;
-}
+std::string caret_line(std::string_view line, std::size_t column_offset);
 
 } // namespace detail
 
@@ -65,10 +37,7 @@ inline std::string caret_line(std::string_view line, std::size_t column_offset) 
 class ParseError : public Error {
 public:
   ParseError(std::string file, std::uint32_t line, std::uint32_t column, std::string message,
-             std::string source_line)
-      : Error(format(file, line, column, message, source_line)), file_(std::move(file)),
-        line_(line), column_(column), message_(std::move(message)),
-        source_line_(std::move(source_line)) {}
+             std::string source_line);
 
   /// The file name given to the parser (`<input>` by default).
   const std::string& file() const noexcept { return file_; }
@@ -83,25 +52,11 @@ public:
 
   /// The report: `file:line:column: error: message`, the line, and a caret under the column.
   static std::string format(const std::string& file, std::uint32_t line, std::uint32_t column,
-                            const std::string& message, const std::string& source_line) {
-    std::string out = file + ':' + std::to_string(line) + ':' + std::to_string(column) +
-                      ": error: " + message + '\n' + source_line + '\n';
-    out += detail::caret_line(source_line, column == 0 ? 0 : column - 1);
-    return out;
-  }
+                            const std::string& message, const std::string& source_line);
 
   /// The error at byte `offset` of `text`.
   static ParseError at(std::string_view file, std::string_view text, std::size_t offset,
-                       std::string message) {
-    offset = offset > text.size() ? text.size() : offset;
-    std::uint32_t line = 1;
-    for (std::size_t i = 0; i < offset; ++i) {
-      line += text[i] == '\n' ? 1U : 0U;
-    }
-    const auto [source, begin] = detail::source_line_at(text, offset);
-    const auto column = static_cast<std::uint32_t>(offset - begin + 1);
-    return ParseError(std::string(file), line, column, std::move(message), std::string(source));
-  }
+                       std::string message);
 
 private:
   std::string file_;
@@ -112,3 +67,7 @@ private:
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/text/diagnostic-inl.hpp>
+#endif

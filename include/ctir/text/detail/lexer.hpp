@@ -1,11 +1,10 @@
 // The lexer of the text format: source text to tokens, with their line and column.
 #pragma once
 
-#include <ctir/text/diagnostic.hpp>
+#include <ctir/core/linkage.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -148,244 +147,27 @@ class Lexer {
 public:
   Lexer(std::string_view text, std::string_view file) : text_(text), file_(file) {}
 
-  std::vector<Token> run() {
-    if (text_.size() >= std::numeric_limits<std::uint32_t>::max()) {
-      throw ParseError(std::string(file_), 1, 1, "the input is too large (4 GiB or more)", "");
-    }
-    std::vector<Token> tokens;
-    tokens.reserve(text_.size() / 4 + 1);
-    while (true) {
-      skip_blank();
-      Token token;
-      token.line = line_;
-      token.column = static_cast<std::uint32_t>(pos_ - line_start_ + 1);
-      token.offset = pos_;
-      if (pos_ >= text_.size()) {
-        // End of input: just past the last line's text, where a missing `}` would go.
-        std::size_t at = text_.size();
-        if (at > 0 && text_[at - 1] == '\n') {
-          --at;
-          if (at > 0 && text_[at - 1] == '\r') {
-            --at;
-          }
-          std::size_t begin = at;
-          while (begin > 0 && text_[begin - 1] != '\n') {
-            --begin;
-          }
-          token.line = line_ > 1 ? line_ - 1 : 1;
-          token.column = static_cast<std::uint32_t>(at - begin + 1);
-        }
-        token.offset = at;
-        token.kind = Tok::end;
-        tokens.push_back(token);
-        return tokens;
-      }
-      token.kind = lex_one();
-      token.length = static_cast<std::uint32_t>(pos_ - token.offset);
-      tokens.push_back(token);
-    }
-  }
+  std::vector<Token> run();
 
 private:
-  [[noreturn]] void fail(std::size_t offset, std::string message) const {
-    throw ParseError::at(file_, text_, offset, std::move(message));
-  }
+  [[noreturn]] void fail(std::size_t offset, std::string message) const;
 
   char at(std::size_t i) const noexcept { return i < text_.size() ? text_[i] : '\0'; }
 
-  void skip_blank() {
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c == '\n') {
-        ++pos_;
-        ++line_;
-        line_start_ = pos_;
-      } else if (c == ' ' || c == '\t' || c == '\r') {
-        ++pos_;
-      } else if (c == '#') {
-        while (pos_ < text_.size() && text_[pos_] != '\n') {
-          ++pos_;
-        }
-      } else {
-        return;
-      }
-    }
-  }
+  void skip_blank();
 
   /// Reads a name after `%` or `@`: an identifier or a run of digits.
-  void name_after_sigil(char sigil) {
-    const std::size_t start = pos_;
-    while (lex_name_char(at(pos_))) {
-      ++pos_;
-    }
-    const std::string_view name = text_.substr(start, pos_ - start);
-    if (lex_digit(name.front())) {
-      for (char c : name) {
-        if (!lex_digit(c)) {
-          fail(start - 1, std::string("invalid name '") + sigil + std::string(name) +
-                              "': a name is [A-Za-z_][A-Za-z0-9_]* or digits only");
-        }
-      }
-    }
-  }
+  void name_after_sigil(char sigil);
 
-  Tok lex_one() {
-    const std::size_t start = pos_;
-    const char c = text_[pos_];
-    const char next = at(pos_ + 1);
-    if (c == '%') {
-      ++pos_;
-      if (lex_name_char(next)) {
-        name_after_sigil('%');
-        return Tok::local;
-      }
-      return Tok::percent;
-    }
-    if (c == '@') {
-      ++pos_;
-      if (!lex_name_char(next)) {
-        fail(start, "expected a global name after '@'");
-      }
-      name_after_sigil('@');
-      return Tok::global;
-    }
-    if (lex_name_start(c)) {
-      // A word; dots join names into one (`nn.relu`, `tir.noalias`).
-      while (true) {
-        while (lex_name_char(at(pos_))) {
-          ++pos_;
-        }
-        if (at(pos_) == '.' && lex_name_start(at(pos_ + 1))) {
-          ++pos_;
-          continue;
-        }
-        return Tok::word;
-      }
-    }
-    if (lex_digit(c)) {
-      number(start > 0 && text_[start - 1] == '.');
-      return Tok::number;
-    }
-    if (c == '"') {
-      string_literal();
-      return Tok::string;
-    }
-    pos_ += 1;
-    switch (c) {
-    case '(':
-      return Tok::lparen;
-    case ')':
-      return Tok::rparen;
-    case '[':
-      return Tok::lbracket;
-    case ']':
-      return Tok::rbracket;
-    case '{':
-      return Tok::lbrace;
-    case '}':
-      return Tok::rbrace;
-    case ',':
-      return Tok::comma;
-    case ';':
-      return Tok::semicolon;
-    case ':':
-      return Tok::colon;
-    case '.':
-      return Tok::dot;
-    case '+':
-      return Tok::plus;
-    case '*':
-      return Tok::star;
-    case '/':
-      return Tok::slash;
-    case '-':
-      return next == '>' ? (++pos_, Tok::arrow) : Tok::minus;
-    case '=':
-      return next == '=' ? (++pos_, Tok::eq) : Tok::assign;
-    case '!':
-      return next == '=' ? (++pos_, Tok::ne) : Tok::bang;
-    case '<':
-      return next == '=' ? (++pos_, Tok::le) : Tok::lt;
-    case '>':
-      return next == '=' ? (++pos_, Tok::ge) : Tok::gt;
-    case '&':
-      if (next == '&') {
-        ++pos_;
-        return Tok::and_and;
-      }
-      fail(start, "unexpected character '&' (the logical and is '&&')");
-    case '|':
-      if (next == '|') {
-        ++pos_;
-        return Tok::or_or;
-      }
-      fail(start, "unexpected character '|' (the logical or is '||')");
-    default:
-      break;
-    }
-    fail(start, "unexpected character " + describe_char(c));
-  }
+  Tok lex_one();
 
-  static std::string describe_char(char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20U || byte >= 0x7FU) {
-      static constexpr char hex[] = "0123456789abcdef";
-      return std::string("'\\x") + hex[byte >> 4U] + hex[byte & 0xFU] + "'";
-    }
-    return std::string("'") + c + "'";
-  }
+  static std::string describe_char(char c);
 
   /// Digits, then (unless right after a `.`) a fraction and an exponent, then a suffix of
   /// name characters (`f`, `i64`, ...), which the parser checks.
-  void number(bool index_only) {
-    while (lex_digit(at(pos_))) {
-      ++pos_;
-    }
-    if (index_only) {
-      return;
-    }
-    if (at(pos_) == '.' && lex_digit(at(pos_ + 1))) {
-      ++pos_;
-      while (lex_digit(at(pos_))) {
-        ++pos_;
-      }
-    }
-    if (at(pos_) == 'e' || at(pos_) == 'E') {
-      const std::size_t sign = at(pos_ + 1) == '+' || at(pos_ + 1) == '-' ? 1 : 0;
-      if (lex_digit(at(pos_ + 1 + sign))) {
-        pos_ += 1 + sign;
-        while (lex_digit(at(pos_))) {
-          ++pos_;
-        }
-      }
-    }
-    while (lex_name_char(at(pos_))) {
-      ++pos_;
-    }
-  }
+  void number(bool index_only);
 
-  void string_literal() {
-    const std::size_t start = pos_;
-    ++pos_;
-    while (true) {
-      const char c = at(pos_);
-      if (pos_ >= text_.size() || c == '\n') {
-        fail(start, "unterminated string");
-      }
-      if (c == '"') {
-        ++pos_;
-        return;
-      }
-      if (c == '\\') {
-        if (pos_ + 1 >= text_.size() || text_[pos_ + 1] == '\n') {
-          fail(start, "unterminated string");
-        }
-        pos_ += 2;
-        continue;
-      }
-      ++pos_;
-    }
-  }
+  void string_literal();
 
   std::string_view text_;
   std::string_view file_;
@@ -395,8 +177,10 @@ private:
 };
 
 /// The tokens of `text`, ending with Tok::end.
-inline std::vector<Token> tokenize(std::string_view text, std::string_view file) {
-  return Lexer(text, file).run();
-}
+std::vector<Token> tokenize(std::string_view text, std::string_view file);
 
 } // namespace ctir::detail
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/text/detail/lexer-inl.hpp>
+#endif

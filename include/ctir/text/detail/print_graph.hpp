@@ -1,10 +1,9 @@
 // Where the printer binds graph-level temporaries: use counts, scopes and binding order.
 #pragma once
 
-#include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/tensor/expr.hpp>
-#include <ctir/ir/tensor/prim_func.hpp>
 #include <ctir/text/detail/print_map.hpp>
 
 #include <cstddef>
@@ -96,57 +95,14 @@ struct GraphBlock {
 /// The variable at the bottom of a chain of projections (`%t.0.1` projects `%t`), or
 /// null if the chain does not end in a variable. A projection of an atomic expression
 /// is atomic, and the only atomic expressions that project are variables.
-inline const VarNode* projected_var(const Object& node) {
-  const Object* current = &node;
-  while (current != nullptr && current->dynamic_type_index() == TupleGetItemNode::type_index) {
-    current = static_cast<const TupleGetItemNode*>(current)->tuple.get();
-  }
-  return current != nullptr && current->dynamic_type_index() == VarNode::type_index
-             ? static_cast<const VarNode*>(current)
-             : nullptr;
-}
+const VarNode* projected_var(const Object& node);
 
 /// The kind of a graph-level expression; throws NodeError for a node the text format
 /// cannot show as a graph-level expression.
-inline GraphKind graph_kind(const Object& node) {
-  if (instance_of<PrimExprNode>(node)) {
-    return GraphKind::atom; // variables, literals, and scalar arithmetic printed in place
-  }
-  switch (node.dynamic_type_index()) {
-  case GlobalVarNode::type_index:
-  case OpNode::type_index:
-  case ConstantNode::type_index:
-    return GraphKind::atom;
-  case TupleGetItemNode::type_index:
-    return projected_var(node) != nullptr ? GraphKind::atom : GraphKind::get_item;
-  case CallNode::type_index:
-    return GraphKind::call;
-  case TupleNode::type_index:
-    return GraphKind::tuple;
-  case LetNode::type_index:
-    return GraphKind::let;
-  case IfNode::type_index:
-    return GraphKind::if_;
-  case FunctionNode::type_index:
-    return GraphKind::function;
-  case CallDpsNode::type_index:
-    return GraphKind::call_dps;
-  case PrimFuncNode::type_index:
-    throw NodeError(ref_of(&node),
-                    "ctir: cannot print a tensor-level function inside a graph-level expression: "
-                    "add it to the module and call it with call_dps");
-  default:
-    throw NodeError(ref_of(&node), "ctir: the text format has no syntax for a " +
-                                       std::string(node.dynamic_type_key()) +
-                                       " inside a graph-level expression");
-  }
-}
+GraphKind graph_kind(const Object& node);
 
 /// Throws a NodeError naming the null field `field` of `node`.
-[[noreturn]] inline void throw_null_field(const Object& node, const std::string& field) {
-  throw NodeError(ref_of(&node), "ctir: cannot print a " + std::string(node.dynamic_type_key()) +
-                                     " whose " + field + " is null");
-}
+[[noreturn]] void throw_null_field(const Object& node, const std::string& field);
 
 /// Calls f(child, use_kind) for the expression children of a non-atomic node, in
 /// printing order.
@@ -227,16 +183,7 @@ void for_each_graph_child(const Object& node, GraphKind kind, F&& f) {
 class GraphPlan {
 public:
   /// Plans the printing of `root` as the result of block 0.
-  void build(const Object& root) {
-    index_.clear();
-    nodes_.clear();
-    edges_.clear();
-    blocks_.clear();
-    blocks_.push_back(GraphBlock{});
-    count_uses(root);
-    place();
-    order(root);
-  }
+  void build(const Object& root);
 
   GraphNodeInfo& info(std::uint32_t index) { return nodes_[index]; }
   /// The children of node `index`, in printing order.
@@ -249,214 +196,24 @@ public:
   GraphBlock& block(std::int32_t id) { return blocks_[static_cast<std::size_t>(id)]; }
 
 private:
-  std::uint32_t add_node(const Object* node, GraphKind kind, UseKind use) {
-    GraphNodeInfo info;
-    info.node = node;
-    info.kind = kind;
-    info.first_use = use;
-    nodes_.push_back(info);
-    return static_cast<std::uint32_t>(nodes_.size() - 1);
-  }
+  std::uint32_t add_node(const Object* node, GraphKind kind, UseKind use);
 
   /// Pass 1: every distinct non-atomic expression (numbered in discovery order, the
   /// root first), its edges, its number of uses and the kind of its first use.
-  void count_uses(const Object& root) {
-    const GraphKind root_kind = graph_kind(root);
-    if (root_kind == GraphKind::atom) {
-      return;
-    }
-    add_node(&root, root_kind, UseKind::root);
-    nodes_[0].uses = 1;
-    *index_.try_emplace(&root).first = 1;
-    std::vector<std::uint32_t> stack{0};
-    while (!stack.empty()) {
-      const std::uint32_t current = stack.back();
-      stack.pop_back();
-      nodes_[current].edge_begin = static_cast<std::uint32_t>(edges_.size());
-      const Object& node = *nodes_[current].node;
-      for_each_graph_child(node, nodes_[current].kind, [&](const Object* child, UseKind use) {
-        const GraphKind kind = graph_kind(*child);
-        if (kind == GraphKind::atom) {
-          edges_.push_back({child, atom_index, use});
-          return;
-        }
-        // The map holds index + 1, so that 0 (a new entry) means "not seen yet".
-        auto [slot, inserted] = index_.try_emplace(child);
-        if (inserted) {
-          *slot = add_node(child, kind, use) + 1;
-          stack.push_back(*slot - 1);
-        }
-        const std::uint32_t index = *slot - 1;
-        ++nodes_[index].uses;
-        edges_.push_back({child, index, use});
-      });
-      nodes_[current].edge_end = static_cast<std::uint32_t>(edges_.size());
-    }
-    for (GraphNodeInfo& info : nodes_) {
-      const bool single_block_use = info.uses == 1 && info.first_use != UseKind::operand;
-      if (!single_block_use) {
-        info.mode = GraphMode::temp;
-      } else if (info.kind == GraphKind::let && info.first_use != UseKind::let_value) {
-        info.mode = GraphMode::unrolled_let;
-      } else {
-        info.mode = GraphMode::inline_;
-      }
-      info.pending = info.uses;
-    }
-  }
+  void count_uses(const Object& root);
 
-  std::int32_t new_block(std::int32_t parent) {
-    GraphBlock block;
-    block.parent = parent;
-    block.depth = blocks_[static_cast<std::size_t>(parent)].depth + 1;
-    blocks_.push_back(std::move(block));
-    return static_cast<std::int32_t>(blocks_.size() - 1);
-  }
+  std::int32_t new_block(std::int32_t parent);
 
-  std::int32_t common_block(std::int32_t a, std::int32_t b) const {
-    while (a != b) {
-      const GraphBlock& block_a = blocks_[static_cast<std::size_t>(a)];
-      const GraphBlock& block_b = blocks_[static_cast<std::size_t>(b)];
-      if (block_a.depth >= block_b.depth) {
-        a = block_a.parent;
-      } else {
-        b = block_b.parent;
-      }
-    }
-    return a;
-  }
+  std::int32_t common_block(std::int32_t a, std::int32_t b) const;
 
   /// Pass 2: the home block of every expression, parents before children (a node is
   /// placed when its last use has been placed), and the blocks each node opens.
-  void place() {
-    if (nodes_.empty()) {
-      return;
-    }
-    nodes_[0].home = 0;
-    std::vector<std::uint32_t> ready{0};
-    while (!ready.empty()) {
-      const std::uint32_t current = ready.back();
-      ready.pop_back();
-      GraphNodeInfo& info = nodes_[current];
-      switch (info.kind) {
-      case GraphKind::if_:
-        info.inner = new_block(info.home);
-        new_block(info.home);
-        break;
-      case GraphKind::function:
-        info.inner = new_block(info.home);
-        break;
-      case GraphKind::let:
-        info.inner = info.mode == GraphMode::unrolled_let ? info.home : new_block(info.home);
-        break;
-      default:
-        break;
-      }
-      const std::int32_t home = info.home;
-      const std::int32_t inner = info.inner;
-      for (std::uint32_t e = info.edge_begin; e < info.edge_end; ++e) {
-        const GraphEdge& edge = edges_[e];
-        if (edge.index == atom_index) {
-          continue;
-        }
-        const std::int32_t at = edge.use == UseKind::operand     ? home
-                                : edge.use == UseKind::else_body ? inner + 1
-                                                                 : inner;
-        GraphNodeInfo& child = nodes_[edge.index];
-        child.home = child.home < 0 ? at : common_block(child.home, at);
-        if (--child.pending == 0) {
-          ready.push_back(edge.index);
-        }
-      }
-    }
-  }
+  void place();
 
   /// Pass 3: the lines of every block, in printing order (a depth-first walk of the
   /// printed text that appends a line to its block when the line is complete, so a
   /// temporary's binding lands before the line that first uses it).
-  void order(const Object& root) {
-    struct Step {
-      enum class Kind : std::uint8_t { visit, block, finish_temp, finish_let, finish_result };
-      Kind kind;
-      bool let_opens_block;
-      std::int32_t block;
-      std::uint32_t index;
-      const Object* node;
-    };
-    std::vector<Step> stack;
-    stack.push_back({Step::Kind::block, false, 0, nodes_.empty() ? atom_index : 0U, &root});
-    auto visit_edge = [&](const GraphEdge& edge) {
-      if (edge.index != atom_index) {
-        stack.push_back({Step::Kind::visit, false, -1, edge.index, edge.node});
-      }
-    };
-    auto block_step = [&](std::int32_t block, const GraphEdge& edge) {
-      stack.push_back({Step::Kind::block, false, block, edge.index, edge.node});
-    };
-    while (!stack.empty()) {
-      const Step step = stack.back();
-      stack.pop_back();
-      switch (step.kind) {
-      case Step::Kind::block: {
-        const GraphNodeInfo* info = step.index == atom_index ? nullptr : &nodes_[step.index];
-        const bool unroll = info != nullptr && info->kind == GraphKind::let &&
-                            (step.let_opens_block || info->mode == GraphMode::unrolled_let);
-        if (unroll) {
-          const GraphEdge* edges = edges_.data() + info->edge_begin; // value, body
-          block_step(step.block, edges[1]);
-          stack.push_back({Step::Kind::finish_let, false, step.block, step.index, step.node});
-          visit_edge(edges[0]);
-        } else {
-          stack.push_back({Step::Kind::finish_result, false, step.block, step.index, step.node});
-          if (info != nullptr) {
-            stack.push_back({Step::Kind::visit, false, -1, step.index, step.node});
-          }
-        }
-        break;
-      }
-      case Step::Kind::visit: {
-        GraphNodeInfo& info = nodes_[step.index];
-        if (info.mode == GraphMode::temp) {
-          if (info.scheduled) {
-            break;
-          }
-          info.scheduled = true;
-          stack.push_back({Step::Kind::finish_temp, false, info.home, step.index, step.node});
-        }
-        const GraphEdge* edges = edges_.data() + info.edge_begin;
-        switch (info.kind) {
-        case GraphKind::if_:
-          block_step(info.inner + 1, edges[2]);
-          block_step(info.inner, edges[1]);
-          visit_edge(edges[0]);
-          break;
-        case GraphKind::function:
-          block_step(info.inner, edges[0]);
-          break;
-        case GraphKind::let:
-          // A let that is not the rest of a block prints as a block of its own.
-          stack.push_back({Step::Kind::block, true, info.inner, step.index, step.node});
-          break;
-        default: // calls, tuples, projections, call_dps: their operands in order
-          for (std::uint32_t e = info.edge_end; e-- > info.edge_begin;) {
-            visit_edge(edges_[e]);
-          }
-          break;
-        }
-        break;
-      }
-      case Step::Kind::finish_temp:
-        block(step.block).items.push_back({GraphItem::Kind::temp, step.node, step.index});
-        break;
-      case Step::Kind::finish_let:
-        block(step.block).items.push_back({GraphItem::Kind::let, step.node, step.index});
-        break;
-      case Step::Kind::finish_result:
-        block(step.block).items.push_back({GraphItem::Kind::result, step.node, step.index});
-        break;
-      }
-    }
-  }
+  void order(const Object& root);
 
   /// Node address -> plan index + 1, used only while counting uses.
   PointerMap<std::uint32_t> index_;
@@ -466,3 +223,7 @@ private:
 };
 
 } // namespace ctir::detail
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/text/detail/print_graph-inl.hpp>
+#endif

@@ -1,0 +1,431 @@
+// Definitions of <ctir/text/parser.hpp>: the recursive-descent engine behind it, its state and
+// steps (only definitions use it); the steps are defined by job in parse_engine_*-inl.hpp.
+#pragma once
+
+#include <ctir/ir/attrs.hpp>
+#include <ctir/ir/graph/expr.hpp>
+#include <ctir/ir/module.hpp>
+#include <ctir/ir/op_registry.hpp>
+#include <ctir/ir/span.hpp>
+#include <ctir/ir/tensor/expr.hpp>
+#include <ctir/ir/tensor/prim_func.hpp>
+#include <ctir/ir/tensor/stmt.hpp>
+#include <ctir/ir/type.hpp>
+#include <ctir/ir/var.hpp>
+#include <ctir/text/detail/lexer.hpp>
+#include <ctir/text/parser.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ctir {
+
+namespace detail {
+
+/// What the parser does with a `%name` that is not defined.
+enum class FreeVars : std::uint8_t {
+  error,   ///< an error: "undefined variable"
+  declare, ///< a new untyped variable, shared by every mention (parse_expr and friends)
+};
+
+/// Where an expression is parsed: graph-level expressions may also be calls, tuples,
+/// closures ...; tensor-level (prim) ones are scalar expressions only.
+enum class Ctx : std::uint8_t { graph, prim };
+
+/// The parser. One instance parses one text.
+class ParseEngine {
+public:
+  ParseEngine(std::string_view text, std::string_view file_name, FreeVars free_vars);
+
+  /// Defines `vars` (by their names) in the outermost scope.
+  void predefine(const std::vector<Var>& vars);
+
+  /// A whole module: `def` and `prim` definitions.
+  IRModule module();
+
+  /// Bindings and a result, to the end of the text.
+  Expr expr_text();
+
+  /// One tensor-level expression, to the end of the text.
+  PrimExpr prim_expr_text();
+
+  /// One type, to the end of the text.
+  Type type_text();
+
+private:
+  static constexpr std::size_t no_token = static_cast<std::size_t>(-1);
+
+  /// What a name stands for in a scope: a variable, or a temporary's expression.
+  struct Binding {
+    Expr value;
+    std::uint32_t scope = 0;
+    std::size_t token = no_token; ///< where it was defined
+    bool pattern = false;         ///< a shape variable defined by a parameter's type
+  };
+
+  struct GlobalInfo {
+    GlobalVar var;
+    std::size_t first_use = no_token;
+    std::size_t first_dps = no_token;
+    std::size_t definition = no_token;
+    bool is_prim = false;
+  };
+
+  /// Counts a level of nesting for as long as it lives.
+  class DepthGuard {
+  public:
+    DepthGuard(ParseEngine& engine, std::size_t token) : engine_(engine) {
+      if (++engine_.depth_ > max_nesting_depth) {
+        --engine_.depth_;
+        engine_.fail(engine_.tokens_[token], "nesting too deep (more than " +
+                                                 std::to_string(max_nesting_depth) + " levels)");
+      }
+    }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+    ~DepthGuard() { --engine_.depth_; }
+
+  private:
+    ParseEngine& engine_;
+  };
+
+  // ---- tokens and errors (errors: parse_engine_module-inl.hpp) --------------------------
+
+  const Token& tok(std::size_t ahead = 0) const {
+    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+  }
+  std::string_view text_of(const Token& token) const {
+    return text_.substr(token.offset, token.length);
+  }
+  bool is_word(std::size_t ahead, std::string_view word) const {
+    return tok(ahead).kind == Tok::word && text_of(tok(ahead)) == word;
+  }
+  /// Consumes the current token; returns its index.
+  std::size_t advance() {
+    const std::size_t index = pos_;
+    if (tokens_[pos_].kind != Tok::end) {
+      ++pos_;
+    }
+    last_ = index;
+    return index;
+  }
+  std::size_t expect(Tok kind) {
+    if (tok().kind != kind) {
+      fail_expected_token(kind);
+    }
+    return advance();
+  }
+  std::size_t expect_word(std::string_view word) {
+    if (!is_word(0, word)) {
+      fail_word(word);
+    }
+    return advance();
+  }
+  [[noreturn]] void fail_word(std::string_view word) const;
+  void expect_end() {
+    if (tok().kind != Tok::end) {
+      fail_expected("end of input");
+    }
+  }
+
+  std::string describe(const Token& token) const;
+
+  [[noreturn]] void fail(const Token& token, std::string message) const;
+  [[noreturn]] void fail_at(std::size_t token, std::string message) const;
+
+  // Error paths are out of line (noinline, on their definitions): the messages' temporaries
+  // then live in these frames, not in the frames of the recursive descent, which stay small
+  // for deep nesting.
+
+  /// `expected <what> but found <the current token>`.
+  [[noreturn]] void fail_expected(std::string_view what) const;
+  [[noreturn]] void fail_expected_token(Tok kind) const;
+
+  // ---- spans ----------------------------------------------------------------------------
+
+  /// The span from token `first` to the last consumed token.
+  Span span_from(std::size_t first) const { return span_between(first, last_); }
+  Span span_between(std::size_t first, std::size_t last) const {
+    const Token& a = tokens_[first];
+    const Token& b = tokens_[std::max(first, last)];
+    return Span{file_, a.line, a.column, b.line, b.column + b.length};
+  }
+
+  template <class T>
+  Ref<T> finish(Owned<T> node, std::size_t first) {
+    node->span = span_from(first);
+    return std::move(node).publish();
+  }
+
+  // ---- scopes and names (parse_engine_module-inl.hpp) -----------------------------------
+
+  std::uint32_t scope() const { return static_cast<std::uint32_t>(scopes_.size() - 1); }
+  void push_scope() { scopes_.emplace_back(); }
+  void pop_scope();
+
+  Binding* lookup(std::string_view name) {
+    auto it = names_.find(name);
+    return it == names_.end() || it->second.empty() ? nullptr : &it->second.back();
+  }
+
+  /// Defines `name` in the current scope; a second definition in one scope is an error.
+  void define(std::string_view name, Expr value, std::size_t token, bool pattern = false);
+
+  /// The name of a `%name` token, without the `%`.
+  std::string_view local_name(std::size_t token) const { return text_of(tokens_[token]).substr(1); }
+
+  Var new_var(std::size_t token, Type ty);
+
+  /// What `%name` (token `token`) refers to.
+  Expr use_local(std::size_t token);
+
+  GlobalVar use_global(std::size_t token, bool dps);
+
+  /// Checks that every global called or named is defined, and that call_dps calls
+  /// tensor-level functions.
+  void resolve_globals();
+
+  // ---- functions (parse_engine_module-inl.hpp) ------------------------------------------
+
+  /// `@name` of a definition: a new global, defined once.
+  std::pair<GlobalVar, std::string_view> define_global(bool is_prim);
+
+  /// `def @name(%x: T, ...) -> R attributes {...} { body }`
+  void def_function();
+
+  /// `(params) -> R attributes {...}` of a def or a closure; returns where R starts.
+  std::size_t signature(FunctionNode& function);
+
+  /// The declared result type against the type of the body, when both are known.
+  void check_result_type(const FunctionNode& function, std::size_t ret_token);
+
+  /// Graph-level parameters: `%x: T` or `%x`. Variables in their types that are not
+  /// defined yet are defined here, as int32 shape variables (parameters are patterns).
+  std::vector<Var> graph_params();
+
+  /// The variable of parameter `%name`: the shape variable of that name if an earlier
+  /// parameter's type (or the shape list) defined one in this scope, else a new one.
+  Var param_var(std::size_t token, Type ty, std::size_t type_token);
+
+  [[noreturn]] void fail_duplicate_attribute(std::size_t key_token) const;
+
+  /// `attributes {key = value, ...}`, if present.
+  Attrs function_attrs();
+
+  /// `prim @name[%n, %m: int64](%A: T, ...) attributes {...} { stmts }`
+  void prim_function();
+
+  // ---- statements (parse_engine_stmt-inl.hpp) -------------------------------------------
+
+  /// `{ stmts }`; `loop_var` (if any) is defined inside.
+  SeqStmt stmt_block(const Var* loop_var, std::size_t loop_token);
+
+  Stmt stmt();
+
+  /// `let %v[: T] = e;`: `%v` is defined for the rest of the block.
+  Stmt let_stmt();
+
+  /// `if (c) { ... }`, optionally `else { ... }`.
+  Stmt if_stmt();
+
+  /// `alloc %T: Tensor[...];`: `%T` is defined for the rest of the block.
+  Stmt alloc_stmt();
+
+  /// A tensor-level expression (an error if it is a graph-level one).
+  PrimExpr prim_expr();
+
+  /// `for %i in range(b, e) { ... }`; `%i` takes the dtype of `b`.
+  Stmt for_loop();
+
+  /// `%B[%i, %j] = e;`
+  Stmt store();
+
+  /// The variable `%name` at `token` names, which must be a variable to be indexed.
+  Var indexed_var(std::size_t token);
+
+  /// Tensor-level expressions separated by commas, up to (not including) `close`.
+  std::vector<PrimExpr> prim_list(Tok close);
+
+  // ---- graph-level forms (parse_engine_graph-inl.hpp) -----------------------------------
+
+  /// `{ bindings result }` with a scope of its own.
+  Expr braced_body();
+
+  /// Bindings (`%0 = e;`, `let %v[: T] = e;`) then the result, up to `close` (not consumed).
+  ///
+  /// `%0 = e;` only names `e`: every `%0` is that one node. Each `let` becomes a Let
+  /// whose body is the rest of the block, built from the inside out.
+  Expr block_body(Tok close);
+
+  [[noreturn]] void fail_block_end(Tok close) const;
+
+  /// A `let` of a block, waiting for the rest of the block (its body).
+  struct PendingLet {
+    std::size_t token;
+    Var var;
+    Expr value;
+  };
+
+  /// `let %v[: T] = e;`
+  PendingLet let_binding();
+
+  void check_annotation(const Type& ty, const Expr& value, std::size_t type_token,
+                        std::size_t name_token);
+
+  /// `%0 = e;`
+  void temp_binding();
+
+  /// `fn (%a: T, ...) -> R attributes {...} { body }`
+  Expr closure();
+
+  /// `if (c) { ... } else { ... }`
+  Expr if_expr();
+
+  /// `call_dps @f(args) -> T`
+  Expr call_dps();
+
+  /// An operator: called (`add(%x, %y)`) or named on its own (`add`).
+  Expr operator_primary();
+
+  [[noreturn]] void fail_unknown_operator(std::string_view word) const;
+
+  static bool is_reserved(std::string_view word);
+
+  /// `(args, key=value, ...)` of a call of `callee`; `def` is the operator's definition
+  /// when the callee is an operator (its arity and attributes are checked).
+  Expr call_args(Expr callee, std::size_t start, const OpDef* def, std::size_t name_token);
+
+  /// Checks a call of an operator against its definition: arity and attribute schema.
+  void check_operator_call(const OpDef& def, const CallNode& call,
+                           const std::vector<std::size_t>& key_tokens, std::size_t name_token);
+
+  static std::string strip_prefix(std::string_view message);
+
+  // ---- expressions (parse_engine_expr-inl.hpp) ------------------------------------------
+
+  Expr expr(Ctx ctx);
+
+  PrimExpr as_prim(const Expr& e, std::size_t token);
+
+  static std::string kind_of(const Expr& e);
+
+  struct BinaryInfo {
+    BinaryOp op;
+    int precedence;
+  };
+  static std::optional<BinaryInfo> binary_of(Tok kind);
+
+  /// Operators of precedence `min_precedence` or more, left associative (precedence
+  /// climbing: a chain of one operator is a loop, not a recursion).
+  Expr binary(int min_precedence, Ctx ctx);
+
+  PrimExpr operand(const Expr& e, std::size_t token, std::size_t op_token);
+
+  template <BinaryOp Op>
+  Expr make_binary_of(PrimExpr a, PrimExpr b, std::size_t start) {
+    Owned<BinaryNode<Op>> node = make_object<BinaryNode<Op>>();
+    node->a = std::move(a);
+    node->b = std::move(b);
+    return finish(std::move(node), start);
+  }
+
+  Expr make_binary(BinaryOp op, PrimExpr a, PrimExpr b, std::size_t start);
+
+  /// Whether the current `-` is the sign of a literal: a number or float word right
+  /// after it, with no space (`-3`, `-2.5f`, `-inff`; `- 3` and `-(3)` negate).
+  bool negative_literal_ahead() const;
+
+  /// Prefix `-` and `!`, gathered in a loop so that a long run costs no stack.
+  Expr unary(Ctx ctx);
+
+  /// A primary followed by loads `[...]`, and (graph-level) projections `.0` and calls.
+  Expr postfix(Ctx ctx);
+
+  [[noreturn]] void fail_not(const Expr& e, std::string_view what) const;
+
+  /// `%A[%i, %j]`
+  Expr load(Expr source, std::size_t start);
+
+  /// `%t.0`
+  Expr projection(Expr tuple, std::size_t start);
+
+  Expr primary(Ctx ctx);
+
+  /// `(e)`, and (graph-level) tuples `()`, `(a,)`, `(a, b)`.
+  Expr parenthesized(Ctx ctx);
+
+  Expr word_primary(Ctx ctx);
+
+  // min, max, select and cast are tensor-level forms, also inside graph-level code
+  // (`add(%x, max(%n, 1))`); their operands must turn out to be scalar.
+
+  /// `min(a, b)`, `max(a, b)`
+  Expr min_max(Ctx ctx);
+
+  /// `select(c, a, b)`
+  Expr select_expr(Ctx ctx);
+
+  /// `cast<dtype>(e)`
+  Expr cast_expr(Ctx ctx);
+
+  PrimExpr scalar_operand(Ctx ctx);
+
+  // ---- literals (parse_engine_literal-inl.hpp) ------------------------------------------
+
+  /// A number literal at the current token (after a `-` if `negative`).
+  Expr number_literal(bool negative);
+
+  Expr int_imm(std::int64_t value, DataType dtype, std::size_t start);
+  Expr float_imm(double value, DataType dtype, std::size_t start);
+
+  /// An attribute value: `true`, `3`, `-1`, `0.5f64`, `"text"`, `[3, 2]`.
+  AttrValue attr_value();
+
+  /// `const(elements)` or `const(elements, Tensor[...])`.
+  Expr constant();
+
+  // ---- types (parse_engine_type-inl.hpp) ------------------------------------------------
+
+  DataType dtype();
+
+  /// `int32`, `Tensor[(2, %n), float32]`, `Tuple[T, ...]`, `fn (T, ...) -> R`.
+  Type type();
+
+  /// `Tensor[(2, %n), float32]`
+  Type tensor_type();
+
+  /// Types separated by commas, up to (not including) `close`.
+  std::vector<Type> type_list(Tok close);
+
+  /// `Tuple[T1, T2]`
+  Type tuple_type();
+
+  /// `fn (T1, T2) -> R`
+  Type func_type();
+
+  std::string_view text_;
+  std::string_view file_name_;
+  std::shared_ptr<const std::string> file_;
+  FreeVars free_vars_;
+  std::vector<Token> tokens_;
+  std::size_t pos_ = 0;
+  std::size_t last_ = 0;
+  std::size_t depth_ = 0;
+  bool pattern_types_ = false;
+  bool in_prim_signature_ = false;
+  std::unordered_map<std::string_view, std::vector<Binding>> names_;
+  std::vector<std::vector<std::string_view>> scopes_;
+  std::unordered_map<std::string_view, GlobalInfo> globals_;
+  std::vector<std::pair<GlobalVar, BaseFunc>> functions_;
+};
+
+} // namespace detail
+} // namespace ctir

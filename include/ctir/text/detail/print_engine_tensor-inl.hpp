@@ -1,0 +1,340 @@
+// Definitions of the print engine (<ctir/text/detail/print_engine-inl.hpp>).
+// The tensor level and types: scalar expressions by precedence, statements.
+#pragma once
+
+#include <ctir/text/detail/print_engine-inl.hpp>
+
+#include <ctir/core/error.hpp>
+#include <ctir/ir/builder.hpp>
+#include <ctir/text/detail/print_literal.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace ctir::detail {
+
+/// Precedence of unary `-` and `!`: above every binary operator.
+inline constexpr int unary_precedence = 12;
+/// Precedence of literals, variables, loads and call-like forms: never parenthesized.
+inline constexpr int atom_precedence = 100;
+
+/// A binary node seen through its operator.
+struct BinaryView {
+  std::string_view symbol;
+  int precedence = 0; ///< 0: printed as a call, `min(a, b)`
+  const PrimExprNode* a = nullptr;
+  const PrimExprNode* b = nullptr;
+};
+
+template <BinaryOp... Ops>
+bool view_binary_of(const Object& node, BinaryView& view) {
+  const std::uint32_t index = node.dynamic_type_index();
+  return ((index == BinaryNode<Ops>::type_index
+               ? (view = {BinaryNode<Ops>::symbol, BinaryNode<Ops>::precedence,
+                          static_cast<const BinaryNode<Ops>&>(node).a.get(),
+                          static_cast<const BinaryNode<Ops>&>(node).b.get()},
+                  true)
+               : false) ||
+          ...);
+}
+
+/// Whether `node` is one of the binary nodes; fills `view` if so.
+CTIR_INLINE bool view_binary(const Object& node, BinaryView& view) {
+  using enum BinaryOp;
+  return view_binary_of<add, sub, mul, div, mod, min, max, eq, ne, lt, le, gt, ge, logical_and,
+                        logical_or>(node, view);
+}
+
+/// The precedence an operand prints with.
+CTIR_INLINE int precedence_of(const Object& node) {
+  switch (node.dynamic_type_index()) {
+  case NegNode::type_index:
+  case NotNode::type_index:
+    return unary_precedence;
+  default:
+    break;
+  }
+  BinaryView view;
+  if (view_binary(node, view) && view.precedence != 0) {
+    return view.precedence;
+  }
+  return atom_precedence;
+}
+
+CTIR_INLINE void Printer::type(const Object& node) {
+  const std::size_t begin = out_.size();
+  switch (node.dynamic_type_index()) {
+  case PrimTypeNode::type_index:
+    emit_dtype(static_cast<const PrimTypeNode&>(node).dtype, &node);
+    record(&node, begin);
+    return;
+  case TensorTypeNode::type_index: {
+    const auto& tensor = static_cast<const TensorTypeNode&>(node);
+    out_ += "Tensor[(";
+    push(Step::end_range, &node, 0, begin);
+    push_text("]");
+    push(Step::dtype, &node, pack(tensor.dtype));
+    push_text("), ");
+    push_list(Step::prim_expr, tensor.shape, node, "shape");
+    return;
+  }
+  case TupleTypeNode::type_index:
+    out_ += "Tuple[";
+    push(Step::end_range, &node, 0, begin);
+    push_text("]");
+    push_list(Step::type, static_cast<const TupleTypeNode&>(node).fields, node, "fields");
+    return;
+  case FuncTypeNode::type_index: {
+    const auto& func = static_cast<const FuncTypeNode&>(node);
+    out_ += "fn (";
+    push(Step::end_range, &node, 0, begin);
+    if (func.ret.defined()) {
+      push(Step::type, func.ret.get());
+      push_text(" -> ");
+    }
+    push_text(")");
+    push_list(Step::type, func.params, node, "params");
+    return;
+  }
+  default:
+    throw NodeError(ref_of(&node), "ctir: the text format has no syntax for the type " +
+                                       std::string(node.dynamic_type_key()));
+  }
+}
+
+CTIR_INLINE void Printer::push_operand(const Object& owner, const Object* operand,
+                                       std::string_view field, bool parens) {
+  if (operand == nullptr) {
+    throw_null_field(owner, std::string(field));
+  }
+  push(Step::prim_expr, operand, parens ? 1U : 0U);
+}
+
+CTIR_INLINE void Printer::binary_rest(const Object& node, std::size_t begin) {
+  BinaryView view;
+  view_binary(node, view);
+  out_ += ' ';
+  out_ += view.symbol;
+  out_ += ' ';
+  push(Step::end_range, &node, 0, begin);
+  push_operand(node, view.b, "b", precedence_of(*view.b) <= view.precedence);
+}
+
+CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens) {
+  if (parens) {
+    out_ += '(';
+    push_text(")");
+  }
+  const std::size_t begin = out_.size();
+  switch (node.dynamic_type_index()) {
+  case VarNode::type_index:
+    emit_var(&static_cast<const VarNode&>(node));
+    return;
+  case IntImmNode::type_index: {
+    const auto& imm = static_cast<const IntImmNode&>(node);
+    if (imm.dtype.is_float() || !append_int_literal(out_, imm.value, imm.dtype)) {
+      throw NodeError(ref_of(&node), "ctir: cannot print an IntImm of dtype " + imm.dtype.str());
+    }
+    record(&node, begin);
+    return;
+  }
+  case FloatImmNode::type_index: {
+    const auto& imm = static_cast<const FloatImmNode&>(node);
+    if (!append_float_literal(out_, imm.value, imm.dtype)) {
+      throw NodeError(ref_of(&node), "ctir: cannot print a FloatImm of dtype " + imm.dtype.str());
+    }
+    record(&node, begin);
+    return;
+  }
+  case NegNode::type_index:
+  case NotNode::type_index: {
+    const bool neg = node.dynamic_type_index() == NegNode::type_index;
+    const PrimExprNode* a =
+        neg ? static_cast<const NegNode&>(node).a.get() : static_cast<const NotNode&>(node).a.get();
+    out_ += neg ? '-' : '!';
+    push(Step::end_range, &node, 0, begin);
+    // `-(3)`: without parentheses it would read back as the literal -3.
+    const bool literal = a != nullptr && (a->dynamic_type_index() == FloatImmNode::type_index ||
+                                          (a->dynamic_type_index() == IntImmNode::type_index &&
+                                           !static_cast<const IntImmNode*>(a)->dtype.is_bool()));
+    push_operand(node, a, "a",
+                 (a != nullptr && precedence_of(*a) <= unary_precedence) || (neg && literal));
+    return;
+  }
+  case SelectNode::type_index: {
+    const auto& select = static_cast<const SelectNode&>(node);
+    out_ += "select(";
+    push(Step::end_range, &node, 0, begin);
+    push_text(")");
+    push_operand(node, select.false_value.get(), "false_value", false);
+    push_text(", ");
+    push_operand(node, select.true_value.get(), "true_value", false);
+    push_text(", ");
+    push_operand(node, select.cond.get(), "cond", false);
+    return;
+  }
+  case CastNode::type_index: {
+    const auto& cast = static_cast<const CastNode&>(node);
+    out_ += "cast<";
+    emit_dtype(cast.dtype, &node);
+    out_ += ">(";
+    push(Step::end_range, &node, 0, begin);
+    push_text(")");
+    push_operand(node, cast.value.get(), "value", false);
+    return;
+  }
+  case TensorLoadNode::type_index: {
+    const auto& load = static_cast<const TensorLoadNode&>(node);
+    if (!load.source.defined()) {
+      throw_null_field(node, "source");
+    }
+    emit_var(load.source.get());
+    out_ += '[';
+    push(Step::end_range, &node, 0, begin);
+    push_text("]");
+    push_list(Step::prim_expr, load.indices, node, "indices");
+    return;
+  }
+  default:
+    break;
+  }
+  BinaryView view;
+  if (!view_binary(node, view)) {
+    throw NodeError(ref_of(&node), "ctir: the text format has no syntax for a " +
+                                       std::string(node.dynamic_type_key()));
+  }
+  if (view.b == nullptr) {
+    throw_null_field(node, "b");
+  }
+  if (view.precedence == 0) {
+    out_ += view.symbol;
+    out_ += '(';
+    push(Step::end_range, &node, 0, begin);
+    push_text(")");
+    push_operand(node, view.b, "b", false);
+    push_text(", ");
+    push_operand(node, view.a, "a", false);
+    return;
+  }
+  // Left associative: an operand of equal precedence needs parentheses only on the right.
+  push(Step::binary_rest, &node, 0, begin);
+  push_operand(node, view.a, "a", view.a != nullptr && precedence_of(*view.a) < view.precedence);
+}
+
+CTIR_INLINE void Printer::seq_block(const SeqStmtNode& seq) {
+  const std::size_t begin = out_.size();
+  out_ += '{';
+  ++indent_;
+  push(Step::close_block, &seq, 0, begin);
+  if (!seq.seq.empty()) {
+    push(Step::seq_next, &seq, 0, 0);
+  }
+}
+
+CTIR_INLINE void Printer::stmt(const Object& node) {
+  const std::size_t begin = out_.size();
+  switch (node.dynamic_type_index()) {
+  case SeqStmtNode::type_index:
+    // A block inside a block: `{ ... }` on its own.
+    seq_block(static_cast<const SeqStmtNode&>(node));
+    return;
+  case ForNode::type_index: {
+    const auto& loop = static_cast<const ForNode&>(node);
+    if (!loop.var.defined()) {
+      throw_null_field(node, "var");
+    }
+    if (!loop.body.defined()) {
+      throw_null_field(node, "body");
+    }
+    const std::string_view kind = to_string(loop.kind);
+    if (kind == "?") {
+      throw NodeError(ref_of(&node), "ctir: cannot print a For of unknown kind");
+    }
+    out_ += "for ";
+    emit_var(loop.var.get());
+    out_ += " in ";
+    out_ += kind;
+    out_ += '(';
+    push(Step::end_range, &node, 0, begin);
+    push(Step::seq_block, loop.body.get());
+    push_text(") ");
+    push_operand(node, loop.end.get(), "end", false);
+    push_text(", ");
+    push_operand(node, loop.begin.get(), "begin", false);
+    return;
+  }
+  case TensorStoreNode::type_index: {
+    const auto& store = static_cast<const TensorStoreNode&>(node);
+    if (!store.dest.defined()) {
+      throw_null_field(node, "dest");
+    }
+    emit_var(store.dest.get());
+    out_ += '[';
+    push(Step::end_range, &node, 0, begin);
+    push_text(";");
+    push_operand(node, store.value.get(), "value", false);
+    push_text("] = ");
+    push_list(Step::prim_expr, store.indices, node, "indices");
+    return;
+  }
+  case BindNode::type_index: {
+    const auto& bind = static_cast<const BindNode&>(node);
+    if (!bind.var.defined()) {
+      throw_null_field(node, "var");
+    }
+    out_ += "let ";
+    emit_var(bind.var.get());
+    // Annotated only when the type is not the one the value gives it.
+    const Type& ty = bind.var->ty;
+    const bool annotate =
+        ty.defined() &&
+        !(ty.is<PrimTypeNode>() && ty.as<PrimTypeNode>()->dtype == dtype_of_node(bind.value.get()));
+    push(Step::end_range, &node, 0, begin);
+    push_text(";");
+    push_operand(node, bind.value.get(), "value", false);
+    push_text(" = ");
+    if (annotate) {
+      out_ += ": ";
+      push(Step::type, ty.get());
+    }
+    return;
+  }
+  case IfThenElseNode::type_index: {
+    const auto& branch = static_cast<const IfThenElseNode&>(node);
+    if (!branch.then_case.defined()) {
+      throw_null_field(node, "then_case");
+    }
+    out_ += "if (";
+    push(Step::end_range, &node, 0, begin);
+    if (branch.else_case.defined()) {
+      push(Step::seq_block, branch.else_case.get());
+      push_text(" else ");
+    }
+    push(Step::seq_block, branch.then_case.get());
+    push_text(") ");
+    push_operand(node, branch.cond.get(), "cond", false);
+    return;
+  }
+  case AllocateNode::type_index: {
+    const auto& alloc = static_cast<const AllocateNode&>(node);
+    if (!alloc.buffer.defined()) {
+      throw_null_field(node, "buffer");
+    }
+    if (!alloc.buffer->ty.defined()) {
+      throw NodeError(ref_of(&node), "ctir: cannot print an Allocate whose buffer has no type");
+    }
+    out_ += "alloc ";
+    emit_var(alloc.buffer.get());
+    out_ += ": ";
+    push(Step::end_range, &node, 0, begin);
+    push_text(";");
+    push(Step::type, alloc.buffer->ty.get());
+    return;
+  }
+  default:
+    throw NodeError(ref_of(&node), "ctir: the text format has no syntax for a " +
+                                       std::string(node.dynamic_type_key()));
+  }
+}
+
+} // namespace ctir::detail
