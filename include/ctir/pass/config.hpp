@@ -344,12 +344,14 @@ ConfigKey<T> register_static_config_option(std::string_view key, D&& default_val
 #define CTIR_DETAIL_PASS_CAT(a, b) CTIR_DETAIL_PASS_CAT2(a, b)
 
 /// Registers a pass configuration key of type `Type` with a default (and optionally a
-/// description), at namespace scope:
+/// description) during static initialisation, at namespace scope in a program's source file:
 ///
 ///     CTIR_REGISTER_PASS_CONFIG_OPTION("tensor.UnrollLoop.max_extent", int, 0,
 ///                                      "unroll loops up to this many iterations");
 ///
-/// Using it in a header is fine: identical registrations from several files are merged.
+/// Identical registrations from several files are merged. Not in a header: every file
+/// including it would run code before main (`register_pass_config_option` registers
+/// explicitly).
 #define CTIR_REGISTER_PASS_CONFIG_OPTION(Key, Type, ...)                                           \
   [[maybe_unused]] static const ::ctir::ConfigKey<Type> CTIR_DETAIL_PASS_CAT(                      \
       ctir_pass_config_option_, __COUNTER__) =                                                     \

@@ -89,7 +89,6 @@ public:
 
 private:
   void check_function(std::size_t i);
-
   void enter_path(const Item& item);
 
   // ---- scopes -----------------------------------------------------------------------------
@@ -101,25 +100,19 @@ private:
   // ---- the walk ---------------------------------------------------------------------------
 
   void visit(const Item& item);
-
   static bool has_def_fields(const TypeInfo& info) noexcept;
-
   static DefPolicy policy_of(const Object& node, std::uint32_t type);
 
   /// Appends the node's fields to plan_, with the definitions `policy` places.
   void add_fields(const Object& node, const TypeInfo& info, Region inherited,
                   std::optional<DefPolicy> policy);
-
   void visit_variable(const Item& item, const Object& var, const TypeInfo& info);
 
   // ---- type checks ------------------------------------------------------------------------
 
   void check(const Object& node);
-
   void check_call(const CallNode& call);
-
   void check_call_dps(const CallDpsNode& call);
-
   void check_access(const Object& node, std::string_view what, const Var& tensor,
                     std::size_t index_count);
 
@@ -131,9 +124,7 @@ private:
   // ---- diagnostics ------------------------------------------------------------------------
 
   static std::string variable_name(const Object& var);
-
   void report_undefined(const Object& var);
-
   void report_duplicate(const Object& var);
 
   /// Records a diagnostic at the current path; its index, or npos past max_diagnostics.
