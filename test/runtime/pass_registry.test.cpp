@@ -80,7 +80,8 @@ TEST_CASE("an unknown name is an error listing the nearest registered names") {
         "ctir: unknown pass 'RegistryUnrol'; did you mean 'RegistryUnroll'?");
   PassRegistry empty;
   CHECK(error_of([&] { empty.create("X"); }) ==
-        "ctir: unknown pass 'X' (no passes are registered)");
+        "ctir: unknown pass 'X' (no passes are registered; "
+        "ctir::passes::register_standard_passes() registers the standard ones)");
 }
 
 TEST_CASE("two different passes under one name: an error at run time, reported on use when "

@@ -1,21 +1,16 @@
 // Typed pass configuration: keys registered once with a type and a default, values checked on set.
 #pragma once
 
-#include <ctir/core/detail/names.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/pass/error.hpp>
 #include <ctir/pass/info.hpp>
 
-#include <charconv>
 #include <concepts>
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -29,72 +24,39 @@ namespace ctir {
 template <class T>
 struct config_traits;
 
-namespace detail {
-template <class T>
-std::optional<T> parse_number(std::string_view text) {
-  T value{};
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
-  if (!text.empty() && text.front() == '+') {
-    ++first; // from_chars does not take a leading '+'
-  }
-  auto [end, error] = std::from_chars(first, last, value);
-  if (error != std::errc() || end != last || first == last) {
-    return std::nullopt;
-  }
-  return value;
-}
-} // namespace detail
-
 template <>
 struct config_traits<bool> {
   static constexpr std::string_view name = "bool";
-  static std::optional<bool> parse(std::string_view text) {
-    if (text == "true" || text == "1") {
-      return true;
-    }
-    if (text == "false" || text == "0") {
-      return false;
-    }
-    return std::nullopt;
-  }
-  static std::string print(bool value) { return value ? "true" : "false"; }
+  static std::optional<bool> parse(std::string_view text);
+  static std::string print(bool value);
 };
 
 template <>
 struct config_traits<int> {
   static constexpr std::string_view name = "int";
-  static std::optional<int> parse(std::string_view text) { return detail::parse_number<int>(text); }
-  static std::string print(int value) { return std::to_string(value); }
+  static std::optional<int> parse(std::string_view text);
+  static std::string print(int value);
 };
 
 template <>
 struct config_traits<std::int64_t> {
   static constexpr std::string_view name = "int64";
-  static std::optional<std::int64_t> parse(std::string_view text) {
-    return detail::parse_number<std::int64_t>(text);
-  }
-  static std::string print(std::int64_t value) { return std::to_string(value); }
+  static std::optional<std::int64_t> parse(std::string_view text);
+  static std::string print(std::int64_t value);
 };
 
 template <>
 struct config_traits<double> {
   static constexpr std::string_view name = "double";
-  static std::optional<double> parse(std::string_view text) {
-    return detail::parse_number<double>(text);
-  }
-  static std::string print(double value) {
-    char buffer[64];
-    auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-    return error == std::errc() ? std::string(buffer, end) : std::to_string(value);
-  }
+  static std::optional<double> parse(std::string_view text);
+  static std::string print(double value);
 };
 
 template <>
 struct config_traits<std::string> {
   static constexpr std::string_view name = "string";
-  static std::optional<std::string> parse(std::string_view text) { return std::string(text); }
-  static std::string print(const std::string& value) { return value; }
+  static std::optional<std::string> parse(std::string_view text);
+  static std::string print(const std::string& value);
 };
 
 /// A type usable as a config value or pass option: copyable, comparable, with config_traits.
@@ -164,8 +126,8 @@ public:
       : type_(&detail::config_type_of<std::decay_t<T>>),
         value_(std::make_shared<const std::decay_t<T>>(std::forward<T>(value))) {}
   /// Text is a string value.
-  ConfigValue(const char* text) : ConfigValue(std::string(text)) {}
-  ConfigValue(std::string_view text) : ConfigValue(std::string(text)) {}
+  ConfigValue(const char* text);
+  ConfigValue(std::string_view text);
 
   bool has_value() const noexcept { return type_ != nullptr; }
   /// The name of the value's type ("int", "string", ...), or "none".
@@ -185,19 +147,16 @@ public:
     return *static_cast<const T*>(value_.get());
   }
   /// The value printed as text (what parsing would read back).
-  std::string str() const { return type_ ? type_->print(value_.get()) : std::string("none"); }
+  std::string str() const;
 
   const detail::config_type* type() const noexcept { return type_; }
   const void* data() const noexcept { return value_.get(); }
 
-  friend bool operator==(const ConfigValue& a, const ConfigValue& b) {
-    if (a.type_ != b.type_) {
-      return false;
-    }
-    return a.type_ == nullptr || a.type_->equal(a.value_.get(), b.value_.get());
-  }
+  friend bool operator==(const ConfigValue& a, const ConfigValue& b) { return a.equals(b); }
 
 private:
+  bool equals(const ConfigValue& other) const;
+
   const detail::config_type* type_ = nullptr;
   std::shared_ptr<const void> value_;
 };
@@ -290,10 +249,7 @@ ConfigOption make_config_option(std::string_view key, T default_value,
 /// The process-wide table of pass configuration keys.
 class PassConfigRegistry {
 public:
-  static PassConfigRegistry& global() {
-    static PassConfigRegistry* registry = new PassConfigRegistry(); // used during exit too
-    return *registry;
-  }
+  static PassConfigRegistry& global();
 
   /// Registers `key` with type T and a default; registering the same key again with the
   /// same type and default is a no-op, anything else throws ConfigError.
@@ -316,11 +272,7 @@ public:
       if (std::string message =
               insert(detail::make_config_option<T>(key, std::move(default_value), description));
           !message.empty()) {
-        std::unique_lock lock(mutex_);
-        auto it = options_.find(key);
-        auto marked = std::make_shared<detail::ConfigOption>(*it->second);
-        marked->conflict = std::move(message);
-        it->second = std::move(marked);
+        mark_conflict(key, std::move(message));
       }
       return ConfigKey<T>{intern_name(key)};
     } catch (...) {
@@ -329,107 +281,40 @@ public:
   }
 
   /// The option registered as `key`, or null.
-  std::shared_ptr<const detail::ConfigOption> find(std::string_view key) const {
-    std::shared_lock lock(mutex_);
-    auto it = options_.find(key);
-    return it == options_.end() ? nullptr : it->second;
-  }
+  std::shared_ptr<const detail::ConfigOption> find(std::string_view key) const;
 
   /// The option registered as `key`; throws ConfigError, listing the registered keys and
   /// the nearest ones, if there is none.
-  std::shared_ptr<const detail::ConfigOption> lookup(std::string_view key) const {
-    std::shared_ptr<const detail::ConfigOption> option = find(key);
-    if (!option) {
-      const std::vector<std::string> candidates = keys();
-      std::string message = "ctir: unknown pass config option '" + std::string(key) + "'" +
-                            detail::did_you_mean(detail::nearest_names(key, candidates));
-      message += candidates.empty()
-                     ? std::string(" (no options are registered; "
-                                   "ctir::passes::register_standard_passes() registers the "
-                                   "standard passes' options)")
-                     : " (registered options: " + detail::quoted_list(candidates) + ")";
-      throw ConfigError(message);
-    }
-    if (!option->conflict.empty()) {
-      throw ConfigError(option->conflict);
-    }
-    return option;
-  }
+  std::shared_ptr<const detail::ConfigOption> lookup(std::string_view key) const;
 
   /// `value` checked (and losslessly converted) for `key`; throws ConfigError naming the
   /// option's type and the value's type when they do not fit.
-  ConfigValue validate(std::string_view key, const ConfigValue& value) const {
-    std::shared_ptr<const detail::ConfigOption> option = lookup(key);
-    if (std::optional<ConfigValue> coerced = option->coerce(value)) {
-      return std::move(*coerced);
-    }
-    throw ConfigError("ctir: pass config option '" + std::string(key) + "' has type " +
-                      std::string(option->type->name) + ", but a value of type " +
-                      std::string(value.type_name()) + " was given (" + value.str() + ")");
-  }
+  ConfigValue validate(std::string_view key, const ConfigValue& value) const;
 
   /// The value of `key` parsed from `text` (a command line); throws ConfigError when the
   /// key is unknown or the text is not a value of the key's type.
-  ConfigValue parse(std::string_view key, std::string_view text) const {
-    std::shared_ptr<const detail::ConfigOption> option = lookup(key);
-    if (std::optional<ConfigValue> value = option->parse(text)) {
-      return std::move(*value);
-    }
-    throw ConfigError("ctir: pass config option '" + std::string(key) + "' has type " +
-                      std::string(option->type->name) + "; '" + std::string(text) +
-                      "' is not a valid " + std::string(option->type->name));
-  }
+  ConfigValue parse(std::string_view key, std::string_view text) const;
 
   /// Every registered key, sorted.
-  std::vector<std::string> keys() const {
-    std::shared_lock lock(mutex_);
-    std::vector<std::string> result;
-    for (const auto& [key, option] : options_) {
-      result.push_back(key);
-    }
-    return result;
-  }
+  std::vector<std::string> keys() const;
 
   /// Every registered option with its type, default and description, sorted by key.
-  std::vector<ConfigOptionInfo> list() const {
-    std::shared_lock lock(mutex_);
-    std::vector<ConfigOptionInfo> result;
-    for (const auto& [key, option] : options_) {
-      result.push_back(
-          {key, std::string(option->type->name), option->default_value.str(), option->description});
-    }
-    return result;
-  }
+  std::vector<ConfigOptionInfo> list() const;
+
+  PassConfigRegistry(const PassConfigRegistry&) = delete;
+  PassConfigRegistry& operator=(const PassConfigRegistry&) = delete;
 
 private:
-  PassConfigRegistry() = default;
+  struct State;
+  PassConfigRegistry();
 
   /// Inserts `option`; returns an error message when the key exists with another type or
   /// default (an identical registration is accepted: headers register in every TU).
-  std::string insert(detail::ConfigOption option) {
-    std::unique_lock lock(mutex_);
-    auto it = options_.find(option.key);
-    if (it == options_.end()) {
-      std::string key = option.key;
-      options_.emplace(std::move(key),
-                       std::make_shared<const detail::ConfigOption>(std::move(option)));
-      return {};
-    }
-    const detail::ConfigOption& existing = *it->second;
-    if (existing.type != option.type) {
-      return "ctir: pass config option '" + option.key + "' is registered twice, as " +
-             std::string(existing.type->name) + " and as " + std::string(option.type->name);
-    }
-    if (!(existing.default_value == option.default_value)) {
-      return "ctir: pass config option '" + option.key +
-             "' is registered twice with different defaults (" + existing.default_value.str() +
-             " and " + option.default_value.str() + ")";
-    }
-    return {};
-  }
+  std::string insert(detail::ConfigOption option);
+  /// Marks the registered `key` as conflicting: every use of it then throws `message`.
+  void mark_conflict(std::string_view key, std::string message);
 
-  mutable std::shared_mutex mutex_;
-  std::map<std::string, std::shared_ptr<const detail::ConfigOption>, std::less<>> options_;
+  State* state_; // never freed: the registry is used during exit too
 };
 
 /// Registers a pass configuration key at run time (see CTIR_REGISTER_PASS_CONFIG_OPTION).
@@ -440,7 +325,7 @@ ConfigKey<T> register_pass_config_option(std::string_view key, T default_value,
 }
 
 /// Every registered configuration key with its type, default and description, by key.
-inline std::vector<ConfigOptionInfo> list_configs() { return PassConfigRegistry::global().list(); }
+std::vector<ConfigOptionInfo> list_configs();
 
 namespace detail {
 template <class T, class D>
@@ -459,13 +344,19 @@ ConfigKey<T> register_static_config_option(std::string_view key, D&& default_val
 #define CTIR_DETAIL_PASS_CAT(a, b) CTIR_DETAIL_PASS_CAT2(a, b)
 
 /// Registers a pass configuration key of type `Type` with a default (and optionally a
-/// description), at namespace scope:
+/// description) during static initialisation, at namespace scope in a program's source file:
 ///
 ///     CTIR_REGISTER_PASS_CONFIG_OPTION("tensor.UnrollLoop.max_extent", int, 0,
 ///                                      "unroll loops up to this many iterations");
 ///
-/// Using it in a header is fine: identical registrations from several files are merged.
+/// Identical registrations from several files are merged. Not in a header: every file
+/// including it would run code before main (`register_pass_config_option` registers
+/// explicitly).
 #define CTIR_REGISTER_PASS_CONFIG_OPTION(Key, Type, ...)                                           \
   [[maybe_unused]] static const ::ctir::ConfigKey<Type> CTIR_DETAIL_PASS_CAT(                      \
       ctir_pass_config_option_, __COUNTER__) =                                                     \
       ::ctir::detail::register_static_config_option<Type>(Key, __VA_ARGS__)
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/config-inl.hpp>
+#endif

@@ -2,14 +2,15 @@
 // with a thread-local stack of entered contexts.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/pass/config.hpp>
+#include <ctir/pass/detail/hooks.hpp>
 #include <ctir/pass/error.hpp>
 #include <ctir/pass/info.hpp>
 #include <ctir/pass/instrument.hpp>
 
-#include <algorithm>
+#include <concepts>
 #include <cstddef>
-#include <exception>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -87,65 +88,16 @@ class PassContext {
 public:
   PassContext() = default;
   /// A context with the given settings; throws ConfigError for a bad config entry.
-  PassContext(PassContextOptions options) // NOLINT(google-explicit-constructor)
-      : opt_level_(options.opt_level), required_(std::move(options.required)),
-        disabled_(std::move(options.disabled)), instruments_(std::move(options.instruments)),
-        handler_(std::move(options.on_diagnostic)) {
-    update_flags();
-    for (ConfigSetting& setting : options.config) {
-      set_config(setting.key, std::move(setting.value));
-    }
-  }
+  PassContext(PassContextOptions options); // NOLINT(google-explicit-constructor)
   /// Copies the settings and the runtime instruments; the copy is not entered and has no
   /// diagnostics yet.
-  PassContext(const PassContext& other)
-      : opt_level_(other.opt_level_), required_(other.required_), disabled_(other.disabled_),
-        instruments_(other.runtime_instruments_begin(), other.instruments_.end()),
-        config_(other.config_), handler_(other.handler_) {
-    update_flags();
-  }
-  PassContext(PassContext&& other)
-      : opt_level_(other.opt_level_), required_(std::move(other.required_)),
-        disabled_(std::move(other.disabled_)), config_(std::move(other.config_)),
-        handler_(std::move(other.handler_)) {
-    instruments_.assign(std::make_move_iterator(other.runtime_instruments_begin()),
-                        std::make_move_iterator(other.instruments_.end()));
-    other.instruments_.erase(other.runtime_instruments_begin(), other.instruments_.end());
-    update_flags();
-    other.update_flags();
-  }
+  PassContext(const PassContext& other);
+  PassContext(PassContext&& other);
   /// Takes the settings and runtime instruments of `other` (without calling any hook: use
   /// override_instruments to switch the instruments of an entered context).
-  PassContext& operator=(const PassContext& other) {
-    if (this != &other) {
-      PassContext copy(other);
-      *this = std::move(copy);
-    }
-    return *this;
-  }
-  PassContext& operator=(PassContext&& other) {
-    if (this != &other) {
-      opt_level_ = other.opt_level_;
-      required_ = std::move(other.required_);
-      disabled_ = std::move(other.disabled_);
-      config_ = std::move(other.config_);
-      handler_ = std::move(other.handler_);
-      instruments_.erase(runtime_instruments_begin(), instruments_.end());
-      instruments_.insert(instruments_.end(),
-                          std::make_move_iterator(other.runtime_instruments_begin()),
-                          std::make_move_iterator(other.instruments_.end()));
-      other.instruments_.erase(other.runtime_instruments_begin(), other.instruments_.end());
-      update_flags();
-      other.update_flags();
-    }
-    return *this;
-  }
-  ~PassContext() {
-    // A context destroyed inside its scope (a bug in the caller) must not stay current.
-    if (entered_) {
-      unlink();
-    }
-  }
+  PassContext& operator=(const PassContext& other);
+  PassContext& operator=(PassContext&& other);
+  ~PassContext();
 
   /// The innermost entered context of this thread, or the thread's default context.
   static PassContext& current() noexcept;
@@ -160,16 +112,10 @@ public:
   void set_opt_level(int opt_level) noexcept { opt_level_ = opt_level; }
   const std::vector<std::string>& required() const noexcept { return required_; }
   const std::vector<std::string>& disabled() const noexcept { return disabled_; }
-  void set_required(std::vector<std::string> names) {
-    required_ = std::move(names);
-    update_flags();
-  }
-  void set_disabled(std::vector<std::string> names) {
-    disabled_ = std::move(names);
-    update_flags();
-  }
-  bool is_required(std::string_view name) const noexcept { return contains(required_, name); }
-  bool is_disabled(std::string_view name) const noexcept { return contains(disabled_, name); }
+  void set_required(std::vector<std::string> names);
+  void set_disabled(std::vector<std::string> names);
+  bool is_required(std::string_view name) const noexcept;
+  bool is_disabled(std::string_view name) const noexcept;
 
   /// TVM's PassEnabled: disabled wins, then required, then `opt_level() >= info.opt_level`.
   /// Only sequentials consult it; calling a pass directly runs it.
@@ -237,79 +183,32 @@ public:
     return config<T>(key.key);
   }
   /// The value set in this context for `key`, or null (the default is not consulted).
-  const ConfigValue* find_config(std::string_view key) const noexcept {
-    for (const ConfigSetting& setting : config_) {
-      if (setting.key == key) {
-        return &setting.value;
-      }
-    }
-    return nullptr;
-  }
+  const ConfigValue* find_config(std::string_view key) const noexcept;
   /// Sets `key`; throws ConfigError if it is not registered or `value` has the wrong type
   /// (integers convert to wider integers and to floating point).
-  void set_config(std::string_view key, ConfigValue value) {
-    ConfigValue checked = PassConfigRegistry::global().validate(key, value);
-    for (ConfigSetting& setting : config_) {
-      if (setting.key == key) {
-        setting.value = std::move(checked);
-        return;
-      }
-    }
-    config_.push_back({std::string(key), std::move(checked)});
-  }
+  void set_config(std::string_view key, ConfigValue value);
   template <config_value_type T>
   void set_config(ConfigKey<T> key, T value) {
     set_config(key.key, ConfigValue(std::move(value)));
   }
   /// Sets `key` from text (a command line: `-c tensor.UnrollLoop.max_extent=4`).
-  void set_config_from_string(std::string_view key, std::string_view text) {
-    set_config(key, PassConfigRegistry::global().parse(key, text));
-  }
+  void set_config_from_string(std::string_view key, std::string_view text);
   /// The settings made in this context, in the order they were first set.
   const std::vector<ConfigSetting>& config_settings() const noexcept { return config_; }
 
   /// Records a diagnostic (thread-safe) and passes it to the handler, if any.
-  void emit(Diagnostic diagnostic) const {
-    DiagnosticHandler handler;
-    {
-      std::lock_guard lock(diagnostics_mutex_);
-      diagnostics_.push_back(diagnostic);
-      handler = handler_;
-    }
-    if (handler) {
-      handler(diagnostic);
-    }
-  }
-  void warning(std::string message, ObjectRef node = {}, std::string source = {}) const {
-    emit({Diagnostic::Severity::warning, std::move(message), std::move(node), std::move(source)});
-  }
-  void note(std::string message, ObjectRef node = {}, std::string source = {}) const {
-    emit({Diagnostic::Severity::note, std::move(message), std::move(node), std::move(source)});
-  }
+  void emit(Diagnostic diagnostic) const;
+  void warning(std::string message, ObjectRef node = {}, std::string source = {}) const;
+  void note(std::string message, ObjectRef node = {}, std::string source = {}) const;
   /// The diagnostics received so far, in order.
-  std::vector<Diagnostic> diagnostics() const {
-    std::lock_guard lock(diagnostics_mutex_);
-    return diagnostics_;
-  }
-  void clear_diagnostics() {
-    std::lock_guard lock(diagnostics_mutex_);
-    diagnostics_.clear();
-  }
-  void set_diagnostic_handler(DiagnosticHandler handler) {
-    std::lock_guard lock(diagnostics_mutex_);
-    handler_ = std::move(handler);
-  }
+  std::vector<Diagnostic> diagnostics() const;
+  void clear_diagnostics();
+  void set_diagnostic_handler(DiagnosticHandler handler);
 
 protected:
   /// Puts `views` (Instruments that refer to a derived context's static instruments) in
   /// front of the runtime instruments.
-  void set_static_views(std::vector<Instrument> views) {
-    instruments_.erase(instruments_.begin(), runtime_instruments_begin());
-    static_count_ = views.size();
-    instruments_.insert(instruments_.begin(), std::make_move_iterator(views.begin()),
-                        std::make_move_iterator(views.end()));
-    update_flags();
-  }
+  void set_static_views(std::vector<Instrument> views);
   /// How many leading instruments are views of static instruments (0 once cleared).
   std::size_t static_count_ = 0;
 
@@ -317,9 +216,6 @@ private:
   friend class PassContextScope;
   friend struct detail::context_access;
 
-  static bool contains(const std::vector<std::string>& names, std::string_view name) noexcept {
-    return std::find(names.begin(), names.end(), name) != names.end();
-  }
   template <class T>
   static T read_config(std::string_view key, const ConfigValue& value) {
     if (!value.holds<T>()) {
@@ -329,45 +225,16 @@ private:
     }
     return value.get<T>();
   }
-  std::vector<Instrument>::iterator runtime_instruments_begin() noexcept {
-    return instruments_.begin() + static_cast<std::ptrdiff_t>(static_count_);
-  }
-  std::vector<Instrument>::const_iterator runtime_instruments_begin() const noexcept {
-    return instruments_.begin() + static_cast<std::ptrdiff_t>(static_count_);
-  }
-  void update_flags() noexcept {
-    has_pass_lists_ = !required_.empty() || !disabled_.empty();
-    has_instruments_ = !instruments_.empty();
-    plain_ = !has_pass_lists_ && !has_instruments_;
-  }
-  void clear_instruments() noexcept {
-    instruments_.clear();
-    static_count_ = 0;
-    update_flags();
-  }
+  std::vector<Instrument>::iterator runtime_instruments_begin() noexcept;
+  std::vector<Instrument>::const_iterator runtime_instruments_begin() const noexcept;
+  void update_flags() noexcept;
+  void clear_instruments() noexcept;
   /// Records an exception that could not propagate (a hook failed during cleanup).
-  void record_swallowed(const std::string& what) const noexcept {
-    try {
-      emit({Diagnostic::Severity::error, what, {}, "pass infrastructure"});
-    } catch (...) {
-      // Nothing more can be done without ending the program.
-      static_cast<void>(0);
-    }
-  }
+  void record_swallowed(const std::string& what) const noexcept;
   void enter_instruments();
   void exit_instruments(bool unwinding);
   void exit_scope(bool unwinding);
-  void unlink() noexcept {
-    PassContext** link = &detail::current_context;
-    while (*link != nullptr && *link != this) {
-      link = &(*link)->prev_;
-    }
-    if (*link == this) {
-      *link = prev_;
-    }
-    prev_ = nullptr;
-    entered_ = false;
-  }
+  void unlink() noexcept;
 
   int opt_level_ = 2;
   std::vector<std::string> required_;
@@ -395,82 +262,24 @@ class [[nodiscard]] PassContextScope {
 public:
   PassContextScope(const PassContextScope&) = delete;
   PassContextScope& operator=(const PassContextScope&) = delete;
-  ~PassContextScope() noexcept(false) {
-    if (PassContext* ctx = std::exchange(ctx_, nullptr)) {
-      ctx->exit_scope(std::uncaught_exceptions() > uncaught_);
-    }
-  }
+  ~PassContextScope() noexcept(false);
   /// Leaves the context now (the destructor then does nothing).
-  void exit() {
-    if (PassContext* ctx = std::exchange(ctx_, nullptr)) {
-      ctx->exit_scope(false);
-    }
-  }
+  void exit();
   /// The entered context (null after exit()).
   PassContext* context() const noexcept { return ctx_; }
 
 private:
   friend class PassContext;
-  explicit PassContextScope(PassContext& ctx) noexcept
-      : ctx_(&ctx), uncaught_(std::uncaught_exceptions()) {}
+  explicit PassContextScope(PassContext& ctx) noexcept;
   PassContext* ctx_;
   int uncaught_;
 };
 
 namespace detail {
 
-/// The display name of an instrument, static or erased.
-template <class I>
-std::string display_name(const I& instrument) {
-  if constexpr (std::is_same_v<std::remove_cv_t<I>, Instrument>) {
-    return instrument.name();
-  } else {
-    return instrument_name(instrument);
-  }
-}
-
-/// The message of the exception in flight (call from a catch block).
-inline std::string current_exception_message() {
-  try {
-    throw;
-  } catch (const std::exception& error) {
-    return error.what();
-  } catch (...) {
-    return "unknown exception (not derived from std::exception)";
-  }
-}
-
-/// Rethrows the exception in flight as an InstrumentError (unless it already is one).
-[[noreturn]] inline void rethrow_as_instrument_error(const std::string& instrument,
-                                                     std::string_view hook,
-                                                     std::string_view pass_name) {
-  std::exception_ptr original = std::current_exception();
-  try {
-    throw;
-  } catch (const InstrumentError&) {
-    throw;
-  } catch (...) {
-    throw InstrumentError(instrument, std::string(hook), std::string(pass_name),
-                          current_exception_message(), original);
-  }
-}
-
-/// Runs one hook call `f`; an exception leaves as an InstrumentError naming the hook.
-template <class I, class F>
-decltype(auto) guard_hook(const I& instrument, std::string_view hook, std::string_view pass_name,
-                          F&& f) {
-  try {
-    return std::forward<F>(f)();
-  } catch (...) {
-    rethrow_as_instrument_error(display_name(instrument), hook, pass_name);
-  }
-}
-
 /// What the pass runner needs from a context beyond its public interface.
 struct context_access {
-  static void record_swallowed(const PassContext& ctx, const std::string& what) noexcept {
-    ctx.record_swallowed(what);
-  }
+  static void record_swallowed(const PassContext& ctx, const std::string& what) noexcept;
 };
 
 inline PassContext& thread_default_context() noexcept {
@@ -480,106 +289,11 @@ inline PassContext& thread_default_context() noexcept {
 
 } // namespace detail
 
+// Inline: a pipeline run without a context starts here, and a pipeline whose passes are
+// all enabled makes no other call into the library.
 inline PassContext& PassContext::current() noexcept {
   PassContext* top = detail::current_context;
   return top != nullptr ? *top : detail::thread_default_context();
-}
-
-inline void PassContext::enter_instruments() {
-  std::size_t entered = 0;
-  try {
-    for (; entered < instruments_.size(); ++entered) {
-      const Instrument& instrument = instruments_[entered];
-      detail::guard_hook(instrument, "enter_pass_ctx", {}, [&] { instrument.enter_pass_ctx(); });
-    }
-  } catch (...) {
-    // Undo the instruments already entered, latest first; their own failures are
-    // recorded, since the enter error is the one to report.
-    for (std::size_t i = entered; i-- > 0;) {
-      try {
-        instruments_[i].exit_pass_ctx();
-      } catch (...) {
-        record_swallowed("instrument " + instruments_[i].name() +
-                         " failed in exit_pass_ctx after a failed enter: " +
-                         detail::current_exception_message());
-      }
-    }
-    clear_instruments();
-    throw;
-  }
-}
-
-inline void PassContext::exit_instruments(bool unwinding) {
-  try {
-    for (const Instrument& instrument : instruments_) {
-      detail::guard_hook(instrument, "exit_pass_ctx", {}, [&] { instrument.exit_pass_ctx(); });
-    }
-  } catch (...) {
-    clear_instruments();
-    if (!unwinding) {
-      throw;
-    }
-    record_swallowed(detail::current_exception_message() +
-                     " (while leaving a PassContext because of another exception)");
-  }
-}
-
-inline PassContextScope PassContext::enter() {
-  if (entered_) {
-    throw Error("ctir: this PassContext is already entered; leave it first, or enter a copy");
-  }
-  enter_instruments();
-  prev_ = detail::current_context;
-  detail::current_context = this;
-  entered_ = true;
-  return PassContextScope(*this);
-}
-
-inline void PassContext::exit_scope(bool unwinding) {
-  unlink();
-  exit_instruments(unwinding);
-}
-
-inline void PassContext::override_instruments(std::vector<Instrument> instruments) {
-  if (hook_depth_ > 0) {
-    throw Error("ctir: override_instruments was called from inside an instrument hook of the "
-                "same PassContext; change the instruments between pass runs");
-  }
-  const auto first = static_cast<std::ptrdiff_t>(static_count_);
-  try {
-    for (auto it = instruments_.begin() + first; it != instruments_.end(); ++it) {
-      const Instrument& instrument = *it;
-      detail::guard_hook(instrument, "exit_pass_ctx", {}, [&] { instrument.exit_pass_ctx(); });
-    }
-  } catch (...) {
-    instruments_.erase(instruments_.begin() + first, instruments_.end());
-    update_flags();
-    throw;
-  }
-  instruments_.erase(instruments_.begin() + first, instruments_.end());
-  instruments_.insert(instruments_.end(), std::make_move_iterator(instruments.begin()),
-                      std::make_move_iterator(instruments.end()));
-  update_flags();
-  std::size_t entered = static_count_;
-  try {
-    for (; entered < instruments_.size(); ++entered) {
-      const Instrument& instrument = instruments_[entered];
-      detail::guard_hook(instrument, "enter_pass_ctx", {}, [&] { instrument.enter_pass_ctx(); });
-    }
-  } catch (...) {
-    for (std::size_t i = entered; i-- > static_count_;) {
-      try {
-        instruments_[i].exit_pass_ctx();
-      } catch (...) {
-        record_swallowed("instrument " + instruments_[i].name() +
-                         " failed in exit_pass_ctx after a failed enter: " +
-                         detail::current_exception_message());
-      }
-    }
-    instruments_.erase(instruments_.begin() + first, instruments_.end());
-    update_flags();
-    throw;
-  }
 }
 
 /// A PassContext with instruments chosen at compile time (called directly, no virtual
@@ -653,3 +367,7 @@ template <class C>
 concept pass_context = std::derived_from<C, PassContext>;
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/context-inl.hpp>
+#endif

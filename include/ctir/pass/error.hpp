@@ -2,9 +2,9 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
-#include <ctir/ir/expr_base.hpp>
+#include <ctir/core/linkage.hpp>
+#include <ctir/core/ref.hpp>
 
-#include <atomic>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -19,10 +19,7 @@ namespace ctir {
 class PassError : public Error {
 public:
   PassError(std::string pass_name, std::string message, std::string location = {},
-            std::exception_ptr original = {})
-      : Error(compose(pass_name, message, location)), pass_name_(std::move(pass_name)),
-        message_(std::move(message)), location_(std::move(location)),
-        original_(std::move(original)) {}
+            std::exception_ptr original = {});
 
   /// The name of the pass that threw.
   const std::string& pass_name() const noexcept { return pass_name_; }
@@ -36,14 +33,7 @@ public:
 
 private:
   static std::string compose(const std::string& pass_name, const std::string& message,
-                             const std::string& location) {
-    std::string text = "Error in pass " + pass_name + ": " + message;
-    if (!location.empty()) {
-      text += '\n';
-      text += location;
-    }
-    return text;
-  }
+                             const std::string& location);
 
   std::string pass_name_;
   std::string message_;
@@ -56,10 +46,7 @@ private:
 class InstrumentError : public Error {
 public:
   InstrumentError(std::string instrument, std::string hook, std::string pass_name,
-                  std::string message, std::exception_ptr original = {})
-      : Error(compose(instrument, hook, pass_name, message)), instrument_(std::move(instrument)),
-        hook_(std::move(hook)), pass_name_(std::move(pass_name)), message_(std::move(message)),
-        original_(std::move(original)) {}
+                  std::string message, std::exception_ptr original = {});
 
   const std::string& instrument() const noexcept { return instrument_; }
   /// "enter_pass_ctx", "should_run", "run_before_pass", ...
@@ -71,13 +58,7 @@ public:
 
 private:
   static std::string compose(const std::string& instrument, const std::string& hook,
-                             const std::string& pass_name, const std::string& message) {
-    std::string text = "Error in instrument " + instrument + " (" + hook;
-    if (!pass_name.empty()) {
-      text += " of pass " + pass_name;
-    }
-    return text + "): " + message;
-  }
+                             const std::string& pass_name, const std::string& message);
 
   std::string instrument_;
   std::string hook_;
@@ -104,81 +85,26 @@ public:
 /// available, else the node itself.
 using pass_error_printer_fn = std::string (*)(const ObjectRef& root, const ObjectRef& node);
 
-namespace detail {
-inline std::atomic<pass_error_printer_fn>& pass_error_printer_slot() noexcept {
-  static std::atomic<pass_error_printer_fn> slot{nullptr};
-  return slot;
-}
-} // namespace detail
-
 /// Installs the function that prints the IR around a node named by a `NodeError` thrown
 /// in a pass (the text layer does this, so that pass/ does not depend on text/).
 /// Returns the previous printer; null removes it.
-inline pass_error_printer_fn set_pass_error_printer(pass_error_printer_fn printer) noexcept {
-  return detail::pass_error_printer_slot().exchange(printer);
-}
+pass_error_printer_fn set_pass_error_printer(pass_error_printer_fn printer) noexcept;
 
 namespace detail {
 
 /// The source span of an expression or statement node, if it has one.
-inline std::string node_span(const ObjectRef& node) {
-  const Span* span = nullptr;
-  if (const auto* expr = node.as<ExprNode>()) {
-    span = &expr->span;
-  } else if (const auto* stmt = node.as<StmtNode>()) {
-    span = &stmt->span;
-  }
-  return span != nullptr && span->defined() ? span->str() : std::string();
-}
+std::string node_span(const ObjectRef& node);
 
 /// The location text of a PassError about `node`: "  at <span>" and the printed IR.
-inline std::string node_location(const ObjectRef& node, const ObjectRef& root) {
-  if (!node.defined()) {
-    return {};
-  }
-  std::string out;
-  if (std::string span = node_span(node); !span.empty()) {
-    out += "  at " + span;
-  }
-  if (pass_error_printer_fn printer = pass_error_printer_slot().load()) {
-    std::string printed;
-    try {
-      printed = printer(root.defined() ? root : node, node);
-    } catch (...) {
-      // The report must not fail because the printer did; the message is still useful.
-      printed.clear();
-    }
-    if (!printed.empty()) {
-      if (!out.empty()) {
-        out += '\n';
-      }
-      out += printed;
-    }
-  }
-  return out;
-}
+std::string node_location(const ObjectRef& node, const ObjectRef& root);
 
 /// Rethrows the exception in flight as a PassError of pass `pass_name`, unless it already
 /// is one (a nested pass reported it) or is an InstrumentError. Call from a catch block.
-[[noreturn]] inline void rethrow_as_pass_error(std::string_view pass_name,
-                                               const ObjectRef& root = {}) {
-  std::exception_ptr original = std::current_exception();
-  try {
-    throw;
-  } catch (const PassError&) {
-    throw;
-  } catch (const InstrumentError&) {
-    throw;
-  } catch (const NodeError& error) {
-    throw PassError(std::string(pass_name), error.what(), node_location(error.node(), root),
-                    original);
-  } catch (const std::exception& error) {
-    throw PassError(std::string(pass_name), error.what(), {}, original);
-  } catch (...) {
-    throw PassError(std::string(pass_name), "unknown exception (not derived from std::exception)",
-                    {}, original);
-  }
-}
+[[noreturn]] void rethrow_as_pass_error(std::string_view pass_name, const ObjectRef& root = {});
 
 } // namespace detail
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/error-inl.hpp>
+#endif

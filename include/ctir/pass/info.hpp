@@ -2,15 +2,13 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 
 #include <array>
 #include <cstddef>
 #include <initializer_list>
-#include <mutex>
-#include <string>
 #include <string_view>
 #include <type_traits>
-#include <unordered_set>
 
 namespace ctir {
 
@@ -109,15 +107,7 @@ struct PassInfo {
 ///
 /// Passes built at run time (from a pipeline string, a registry, a command line) keep
 /// their names here so that a PassInfo can stay a cheap literal type of views.
-inline std::string_view intern_name(std::string_view name) {
-  struct Pool {
-    std::mutex mutex;
-    std::unordered_set<std::string> names; // node-based: element addresses are stable
-  };
-  static Pool* pool = new Pool(); // never destroyed: views may be used during exit
-  std::lock_guard lock(pool->mutex);
-  return *pool->names.emplace(name).first;
-}
+std::string_view intern_name(std::string_view name);
 
 namespace detail {
 
@@ -145,3 +135,7 @@ constexpr PassInfo stable_info(const PassInfo& info) {
 
 } // namespace detail
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/info-inl.hpp>
+#endif

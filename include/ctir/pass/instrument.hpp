@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/info.hpp>
 
@@ -129,7 +130,7 @@ struct InstrumentConcept {
   InstrumentConcept() = default;
   InstrumentConcept(const InstrumentConcept&) = delete;
   InstrumentConcept& operator=(const InstrumentConcept&) = delete;
-  virtual ~InstrumentConcept() = default;
+  virtual ~InstrumentConcept();
   virtual std::string name() const = 0;
   virtual void enter_pass_ctx() = 0;
   virtual void exit_pass_ctx() = 0;
@@ -202,21 +203,13 @@ public:
     return Instrument(std::make_shared<detail::InstrumentModel<I, false>>(instrument));
   }
 
-  std::string name() const { return self_->name(); }
-  void enter_pass_ctx() const { self_->enter_pass_ctx(); }
-  void exit_pass_ctx() const { self_->exit_pass_ctx(); }
-  bool should_run(const IRModule& mod, const PassInfo& info) const {
-    return self_->should_run(mod, info);
-  }
-  void run_before_pass(const IRModule& mod, const PassInfo& info) const {
-    self_->run_before_pass(mod, info);
-  }
-  void run_after_pass(const IRModule& mod, const PassInfo& info) const {
-    self_->run_after_pass(mod, info);
-  }
-  void run_after_pass_failed(const IRModule& mod, const PassInfo& info, const Error& error) const {
-    self_->run_after_pass_failed(mod, info, error);
-  }
+  std::string name() const;
+  void enter_pass_ctx() const;
+  void exit_pass_ctx() const;
+  bool should_run(const IRModule& mod, const PassInfo& info) const;
+  void run_before_pass(const IRModule& mod, const PassInfo& info) const;
+  void run_after_pass(const IRModule& mod, const PassInfo& info) const;
+  void run_after_pass_failed(const IRModule& mod, const PassInfo& info, const Error& error) const;
 
   /// The wrapped instrument if it is a T, else null.
   template <class T>
@@ -227,8 +220,12 @@ public:
   bool same_as(const Instrument& other) const noexcept { return self_ == other.self_; }
 
 private:
-  explicit Instrument(std::shared_ptr<detail::InstrumentConcept> self) : self_(std::move(self)) {}
+  explicit Instrument(std::shared_ptr<detail::InstrumentConcept> self);
   std::shared_ptr<detail::InstrumentConcept> self_;
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/instrument-inl.hpp>
+#endif

@@ -1,7 +1,7 @@
 // Pass options: named, typed members of a pass class, settable from text (pipeline strings).
 #pragma once
 
-#include <ctir/core/detail/names.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/pass/config.hpp>
 #include <ctir/pass/error.hpp>
 
@@ -69,6 +69,19 @@ struct PassOptionInfo {
   std::string description;
 };
 
+namespace detail {
+
+/// Throws the PipelineError for `text` that is not a value of option `name`'s `type`.
+[[noreturn]] void throw_bad_pass_option_value(std::string_view pass_name, std::string_view name,
+                                              std::string_view type, std::string_view text);
+
+/// Throws the PipelineError for an option `name` that pass `pass_name` does not have,
+/// suggesting the nearest of its option `names`.
+[[noreturn]] void throw_unknown_pass_option(std::string_view pass_name, std::string_view name,
+                                            const std::vector<std::string>& names);
+
+} // namespace detail
+
 /// The options of pass class T (name, type, default as in `T{}`, description).
 template <class T>
 std::vector<PassOptionInfo> pass_option_infos() {
@@ -113,11 +126,8 @@ void set_pass_option(T& pass, std::string_view pass_name, std::string_view name,
                 using V = typename std::decay_t<decltype(option)>::value_type;
                 std::optional<V> value = config_traits<V>::parse(text);
                 if (!value) {
-                  throw PipelineError("ctir: option '" + std::string(name) + "' of pass '" +
-                                      std::string(pass_name) + "' has type " +
-                                      std::string(config_traits<V>::name) + "; '" +
-                                      std::string(text) + "' is not a valid " +
-                                      std::string(config_traits<V>::name));
+                  detail::throw_bad_pass_option_value(pass_name, name, config_traits<V>::name,
+                                                      text);
                 }
                 pass.*option.member = std::move(*value);
               }(),
@@ -130,11 +140,7 @@ void set_pass_option(T& pass, std::string_view pass_name, std::string_view name,
     for (const PassOptionInfo& info : pass_option_infos<T>()) {
       names.push_back(info.name);
     }
-    throw PipelineError("ctir: pass '" + std::string(pass_name) + "' has no option '" +
-                        std::string(name) + "'" +
-                        detail::did_you_mean(detail::nearest_names(name, names)) +
-                        (names.empty() ? std::string(" (it takes no options)")
-                                       : " (its options: " + detail::quoted_list(names) + ")"));
+    detail::throw_unknown_pass_option(pass_name, name, names);
   }
 }
 
@@ -192,3 +198,7 @@ PassOptionValues changed_pass_options(const T& pass) {
 }
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/options-inl.hpp>
+#endif

@@ -1,20 +1,16 @@
 // The PrintIR pass: prints the module where it stands in a pipeline and returns it unchanged.
 #pragma once
 
-#include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/context.hpp>
 #include <ctir/pass/info.hpp>
-#include <ctir/pass/instruments/print_ir.hpp>
 #include <ctir/pass/options.hpp>
 #include <ctir/pass/run.hpp>
 
-#include <cstddef>
-#include <iostream>
 #include <ostream>
 #include <string>
 #include <tuple>
-#include <utility>
 
 namespace ctir {
 
@@ -37,8 +33,7 @@ struct PrintIR : pass_interface<PrintIR> {
   std::ostream* out = nullptr;
 
   PrintIR() = default;
-  explicit PrintIR(std::ostream& os, std::string header_text = {})
-      : header(std::move(header_text)), out(&os) {}
+  explicit PrintIR(std::ostream& os, std::string header_text = {});
 
   static constexpr PassInfo info() {
     return {.name = "PrintIR",
@@ -51,36 +46,11 @@ struct PrintIR : pass_interface<PrintIR> {
   }
 
   /// Prints `mod` and returns it. Throws Error for a `stream` other than stderr and stdout.
-  IRModule transform_module(IRModule mod, const PassContext&) const {
-    std::ostream& os = target();
-    std::string text;
-    if (!header.empty()) {
-      text = "# " + header + "\n";
-      // A header of several lines stays one comment line, so the output still parses.
-      for (std::size_t i = 2; i + 1 < text.size(); ++i) {
-        text[i] = text[i] == '\n' ? ' ' : text[i];
-      }
-    }
-    text += detail::module_text_or_reason(mod);
-    os << text;
-    os.flush();
-    return mod;
-  }
-
-private:
-  std::ostream& target() const {
-    if (out != nullptr) {
-      return *out;
-    }
-    if (stream == "stderr") {
-      return std::cerr;
-    }
-    if (stream == "stdout") {
-      return std::cout;
-    }
-    throw Error("ctir: PrintIR: stream must be 'stderr' or 'stdout', not '" + stream + "'");
-  }
+  IRModule transform_module(IRModule mod, const PassContext&) const;
 };
 
-
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/print_ir_pass-inl.hpp>
+#endif

@@ -2,6 +2,7 @@
 // results are valid while a sequential runs.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/type_list.hpp>
 #include <ctir/pass/error.hpp>
 #include <ctir/pass/info.hpp>
@@ -10,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -118,23 +120,7 @@ constexpr PlanProblem plan_requirements(const Infos& infos, const Flags& can_pro
 }
 
 /// The message of a planning problem, naming the passes.
-template <class Infos>
-std::string describe_problem(const PlanProblem& problem, const Infos& infos) {
-  if (problem.kind == PlanProblem::Kind::missing) {
-    const PassInfo& info = infos[problem.entry];
-    return "ctir: pass '" + std::string(info.name) + "' requires '" +
-           std::string(info.required[problem.requirement]) +
-           "', which no pass in this pipeline provides";
-  }
-  std::string path;
-  for (std::size_t i = 0; i < problem.cycle_length; ++i) {
-    if (i > 0) {
-      path += " -> ";
-    }
-    path += infos[problem.cycle[i]].name;
-  }
-  return "ctir: passes require each other in a cycle: " + path;
-}
+std::string describe_problem(const PlanProblem& problem, std::span<const PassInfo> infos);
 
 // ---------------------------------------------------------------------------------------
 // Valid results while a sequential runs.
@@ -148,68 +134,19 @@ public:
   RequirementState(const RequirementState&) = delete;
   RequirementState& operator=(const RequirementState&) = delete;
 
-  bool contains(std::string_view name) const noexcept {
-    for (std::size_t i = 0; i < size_; ++i) {
-      if (at(i) == name) {
-        return true;
-      }
-    }
-    return false;
-  }
+  bool contains(std::string_view name) const noexcept;
   std::size_t size() const noexcept { return size_; }
 
   /// A pass ran: its invalidated results go, then its own results come.
-  void apply(const PassInfo& info) {
-    if (info.invalidates.contains("*")) {
-      size_ = 0;
-      more_.clear();
-    } else {
-      for (std::string_view name : info.invalidates) {
-        remove(name);
-      }
-    }
-    add(info.name);
-    for (std::string_view name : info.establishes) {
-      add(name);
-    }
-  }
+  void apply(const PassInfo& info);
 
 private:
   static constexpr std::size_t inline_capacity = 32;
 
-  std::string_view at(std::size_t i) const noexcept {
-    return i < inline_capacity ? inline_[i] : more_[i - inline_capacity];
-  }
-  void set(std::size_t i, std::string_view name) noexcept {
-    if (i < inline_capacity) {
-      inline_[i] = name;
-    } else {
-      more_[i - inline_capacity] = name;
-    }
-  }
-  void add(std::string_view name) {
-    if (contains(name)) {
-      return;
-    }
-    if (size_ < inline_capacity) {
-      inline_[size_] = name;
-    } else {
-      more_.push_back(name);
-    }
-    ++size_;
-  }
-  void remove(std::string_view name) noexcept {
-    for (std::size_t i = 0; i < size_; ++i) {
-      if (at(i) == name) {
-        set(i, at(size_ - 1));
-        --size_;
-        if (size_ >= inline_capacity) {
-          more_.pop_back();
-        }
-        return;
-      }
-    }
-  }
+  std::string_view at(std::size_t i) const noexcept;
+  void set(std::size_t i, std::string_view name) noexcept;
+  void add(std::string_view name);
+  void remove(std::string_view name) noexcept;
 
   std::array<std::string_view, inline_capacity> inline_{};
   std::vector<std::string_view> more_;
@@ -397,3 +334,7 @@ constexpr bool check_static_requirements() {
 }
 
 } // namespace ctir::detail
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/requirements-inl.hpp>
+#endif

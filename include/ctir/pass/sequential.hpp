@@ -10,7 +10,6 @@
 #include <ctir/pass/requirements.hpp>
 #include <ctir/pass/run.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -112,7 +111,8 @@ private:
     }
     for (std::size_t i = 0; i < member_count; ++i) {
       tracking_ = tracking_ || !infos[i].required.empty();
-      highest_opt_level_ = std::max(highest_opt_level_, infos[i].opt_level);
+      highest_opt_level_ =
+          infos[i].opt_level > highest_opt_level_ ? infos[i].opt_level : highest_opt_level_;
     }
   }
 

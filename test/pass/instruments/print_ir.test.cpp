@@ -4,6 +4,7 @@
 #include <ctir/ir/builder.hpp>
 #include <ctir/pass/module_pass.hpp>
 #include <ctir/pass/sequential.hpp>
+#include <ctir/text/printer.hpp>
 
 #include <doctest/doctest.h>
 #include <instrument_testing.hpp>

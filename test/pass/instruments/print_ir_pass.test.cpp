@@ -5,18 +5,70 @@
 #include <ctir/pass/module_pass.hpp>
 #include <ctir/pass/sequential.hpp>
 #include <ctir/runtime/pass/pipeline.hpp>
+#include <ctir/text/printer.hpp>
 
 #include <doctest/doctest.h>
 #include <instrument_testing.hpp>
 #include <pass_testing.hpp>
 
-#include <iostream>
+#include <cstdio>
 #include <sstream>
-#include <streambuf>
 #include <string>
+
+#include <unistd.h>
 
 using namespace ctir;
 using namespace ctir::testing;
+
+namespace {
+
+/// Captures what is written to a standard C stream (PrintIR writes through <cstdio>) by
+/// pointing its file descriptor at a temporary file while the capture lives.
+class StdioCapture {
+public:
+  explicit StdioCapture(std::FILE* stream)
+      : stream_(stream), file_(std::tmpfile()), saved_(::dup(::fileno(stream))) {
+    REQUIRE(file_ != nullptr);
+    REQUIRE(saved_ >= 0);
+    std::fflush(stream_);
+    ::dup2(::fileno(file_), ::fileno(stream_));
+  }
+  StdioCapture(const StdioCapture&) = delete;
+  StdioCapture& operator=(const StdioCapture&) = delete;
+  ~StdioCapture() {
+    restore();
+    std::fclose(file_);
+  }
+
+  /// What was written so far; the stream is restored first.
+  std::string str() {
+    restore();
+    std::string text;
+    std::rewind(file_);
+    char buffer[4096];
+    std::size_t read = 0;
+    while ((read = std::fread(buffer, 1, sizeof(buffer), file_)) > 0) {
+      text.append(buffer, read);
+    }
+    return text;
+  }
+
+private:
+  void restore() {
+    if (saved_ >= 0) {
+      std::fflush(stream_);
+      ::dup2(saved_, ::fileno(stream_));
+      ::close(saved_);
+      saved_ = -1;
+    }
+  }
+
+  std::FILE* stream_;
+  std::FILE* file_;
+  int saved_;
+};
+
+} // namespace
 
 TEST_CASE("PrintIR prints the module and returns the same module object") {
   std::ostringstream out;
@@ -48,15 +100,15 @@ TEST_CASE("PrintIR is registered, so pipeline strings can use it with its option
   REQUIRE(PassRegistry::global().contains("PrintIR"));
   const IRModule mod = unary_module("exp");
   {
-    Capture err(std::cerr);
+    StdioCapture err(stderr);
     const IRModule result = parse_pipeline("PrintIR")(mod);
     CHECK(result.same_as(mod));
     CHECK(err.str() == exp_text);
   }
   {
-    Capture out(std::cout);
     const Pass pass = parse_pipeline("PrintIR{header=\"before all\",stream=stdout}");
     CHECK(pass.str() == "PrintIR{header=\"before all\",stream=stdout}");
+    StdioCapture out(stdout);
     static_cast<void>(pass(mod));
     CHECK(out.str() == "# before all\n" + exp_text);
   }

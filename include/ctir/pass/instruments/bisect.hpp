@@ -1,6 +1,7 @@
 // Pass bisection: run only the first N optional passes, to find the pass that breaks a program.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/info.hpp>
 
@@ -53,102 +54,37 @@ public:
     bool allowed = false;
   };
 
-  explicit BisectInstrument(std::size_t limit, BisectOptions options = {})
-      : state_(std::make_shared<State>()) {
-    state_->limit = limit;
-    state_->options = std::move(options);
-  }
+  explicit BisectInstrument(std::size_t limit, BisectOptions options = {});
 
   static std::string_view name() noexcept { return "PassBisect"; }
 
   void enter_pass_ctx() const noexcept { reset(); }
-  bool should_run(const IRModule&, const PassInfo& info) const {
-    State& state = *state_;
-    for (const std::string& name : state.options.uncounted) {
-      if (name == info.name) {
-        return true;
-      }
-    }
-    const std::size_t index = state.decisions.size() + 1;
-    const bool allowed = index <= state.limit;
-    state.decisions.push_back({index, std::string(info.name), allowed});
-    if (state.options.log != nullptr) {
-      *state.options.log << (allowed ? "BISECT: running pass (" : "BISECT: NOT running pass (")
-                         << index << ") " << info.name << '\n';
-    }
-    state.pending = allowed ? index : 0;
-    return allowed;
-  }
-  void run_before_pass(const IRModule&, const PassInfo& info) const {
-    State& state = *state_;
-    // The pass that was just allowed has started (another instrument could have vetoed it).
-    if (state.pending != 0 && state.decisions[state.pending - 1].name == info.name) {
-      state.last_run = state.pending;
-    }
-    state.pending = 0;
-  }
+  bool should_run(const IRModule& mod, const PassInfo& info) const;
+  void run_before_pass(const IRModule& mod, const PassInfo& info) const;
 
-  std::size_t limit() const noexcept { return state_->limit; }
+  std::size_t limit() const noexcept;
   /// Every counted pass so far, in order.
-  const std::vector<Decision>& decisions() const noexcept { return state_->decisions; }
+  const std::vector<Decision>& decisions() const noexcept;
   /// How many optional passes were counted.
-  std::size_t count() const noexcept { return state_->decisions.size(); }
+  std::size_t count() const noexcept;
   /// The last optional pass that ran, if any.
-  std::optional<Decision> last_run() const {
-    if (state_->last_run == 0) {
-      return std::nullopt;
-    }
-    return state_->decisions[state_->last_run - 1];
-  }
+  std::optional<Decision> last_run() const;
   /// The first optional pass that was vetoed, if any.
-  std::optional<Decision> first_skipped() const {
-    for (const Decision& decision : state_->decisions) {
-      if (!decision.allowed) {
-        return decision;
-      }
-    }
-    return std::nullopt;
-  }
+  std::optional<Decision> first_skipped() const;
   /// `ran 2 of 5 optional passes (limit 2); the last pass run was (2) Inline; the first pass
   /// not run was (3) FoldConstant`.
-  std::string report() const {
-    const State& state = *state_;
-    std::size_t ran = 0;
-    for (const Decision& decision : state.decisions) {
-      ran += decision.allowed ? 1U : 0U;
-    }
-    std::string text =
-        "ran " + std::to_string(ran) + " of " + std::to_string(state.decisions.size()) +
-        " optional passes (limit " +
-        (state.limit == unlimited ? std::string("none") : std::to_string(state.limit)) + ")";
-    if (const std::optional<Decision> last = last_run()) {
-      text += "; the last pass run was (" + std::to_string(last->index) + ") " + last->name;
-    } else {
-      text += "; no optional pass ran";
-    }
-    if (const std::optional<Decision> skipped = first_skipped()) {
-      text +=
-          "; the first pass not run was (" + std::to_string(skipped->index) + ") " + skipped->name;
-    }
-    return text;
-  }
+  std::string report() const;
   /// Forgets the count and the decisions.
-  void reset() const noexcept {
-    state_->decisions.clear();
-    state_->pending = 0;
-    state_->last_run = 0;
-  }
+  void reset() const noexcept;
 
 private:
-  struct State {
-    std::size_t limit = unlimited;
-    BisectOptions options;
-    std::vector<Decision> decisions;
-    std::size_t pending = 0;  ///< the decision allowed last, until its run starts (0: none)
-    std::size_t last_run = 0; ///< the last allowed decision whose run started (0: none)
-  };
+  struct State;
 
   std::shared_ptr<State> state_;
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/instruments/bisect-inl.hpp>
+#endif

@@ -2,14 +2,12 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/module.hpp>
-#include <ctir/pass/detail/line_diff.hpp>
-#include <ctir/pass/detail/open_runs.hpp>
 #include <ctir/pass/info.hpp>
 #include <ctir/pass/instruments/print_ir.hpp>
 
 #include <cstddef>
-#include <iostream>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -40,45 +38,19 @@ struct PrintChangedOptions {
 ///     +  3f
 ///      }
 ///
-/// LLVM's -print-changed=diff. The stream must outlive the instrument.
+/// LLVM's -print-changed=diff. Prints to the standard error stream, or to a stream that
+/// must outlive the instrument.
 class PrintChangedInstrument {
 public:
-  explicit PrintChangedInstrument(std::ostream& out = std::cerr, PrintChangedOptions options = {})
-      : options_(std::move(options)), out_(&out) {}
+  explicit PrintChangedInstrument();
+  explicit PrintChangedInstrument(std::ostream& out, PrintChangedOptions options = {});
 
   static std::string_view name() noexcept { return "PrintChanged"; }
 
-  void exit_pass_ctx() noexcept { open_.clear(); }
-  void run_before_pass(const IRModule& mod, const PassInfo& info) {
-    if (!open_.empty()) {
-      open_.back().nested = true;
-    }
-    open_.push_back({std::string(info.name), mod, false});
-  }
-  void run_after_pass(const IRModule& mod, const PassInfo& info) {
-    Open run;
-    if (!close(info.name, run)) {
-      return; // started before this instrument was installed
-    }
-    if (!options_.passes.matches(info.name) || (run.nested && options_.passes.is_all()) ||
-        mod.same_as(run.input)) {
-      return;
-    }
-    const std::string before = detail::module_text_or_reason(run.input);
-    const std::string after = detail::module_text_or_reason(mod);
-    const std::string pass_name(info.name);
-    const std::string diff = detail::unified_diff(before, after, "before " + pass_name,
-                                                  "after " + pass_name, options_.context);
-    if (diff.empty()) {
-      return; // a new module object with the same text
-    }
-    *out_ << "# IR changed by pass " + pass_name + "\n" + diff;
-    out_->flush();
-  }
-  void run_after_pass_failed(const IRModule&, const PassInfo& info, const Error&) {
-    Open run;
-    close(info.name, run);
-  }
+  void exit_pass_ctx() noexcept;
+  void run_before_pass(const IRModule& mod, const PassInfo& info);
+  void run_after_pass(const IRModule& mod, const PassInfo& info);
+  void run_after_pass_failed(const IRModule& mod, const PassInfo& info, const Error& error);
 
   const PrintChangedOptions& options() const noexcept { return options_; }
 
@@ -91,11 +63,15 @@ private:
 
   /// Takes the innermost open run of `name` (runs opened after it and never closed, when an
   /// instrument threw between their hooks, are dropped). False if there is none.
-  bool close(std::string_view name, Open& run) { return detail::take_open_run(open_, name, run); }
+  bool close(std::string_view name, Open& run);
 
   PrintChangedOptions options_;
-  std::ostream* out_;
+  std::ostream* out_; ///< null: the standard error stream
   std::vector<Open> open_;
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/instruments/print_changed-inl.hpp>
+#endif

@@ -1,6 +1,7 @@
 // ctir::Pass: any static pass behind one type, for pipelines chosen at run time.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/context.hpp>
 #include <ctir/pass/info.hpp>
@@ -35,29 +36,18 @@ public:
     return Pass(std::make_shared<detail::PassModel<P>>(std::move(pass), std::move(given)));
   }
   /// Wraps an erased pass model (for passes the library cannot express as a static type).
-  explicit Pass(std::shared_ptr<const detail::PassConcept> self)
-      : self_(std::move(self)), info_(&self_->info()) {}
+  explicit Pass(std::shared_ptr<const detail::PassConcept> self);
 
   const PassInfo& info() const noexcept { return *info_; }
   /// The bare rewrite (use `p(mod)` or run_pass for instruments and error reports).
-  IRModule transform_module(IRModule mod, const PassContext& ctx) const {
-    return self_->transform(std::move(mod), ctx);
-  }
-  bool is_sequential() const noexcept { return self_->is_sequential(); }
+  IRModule transform_module(IRModule mod, const PassContext& ctx) const;
+  bool is_sequential() const noexcept;
   /// The passes of a sequential built at run time (empty for other passes).
-  const std::vector<Pass>& passes() const noexcept {
-    static const std::vector<Pass> none;
-    const std::vector<Pass>* children = self_->children();
-    return children != nullptr ? *children : none;
-  }
+  const std::vector<Pass>& passes() const noexcept;
   /// The pass in pipeline syntax: `FoldConstant`, `UnrollLoop{max_extent=4}`,
   /// `sequential(A,B)`.
-  std::string str() const {
-    std::string out;
-    self_->print(out);
-    return out;
-  }
-  void print_pipeline(std::string& out) const { self_->print(out); }
+  std::string str() const;
+  void print_pipeline(std::string& out) const;
   /// The wrapped static pass if it is a T, else null.
   template <class T>
   const T* target() const noexcept {
@@ -73,3 +63,7 @@ private:
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/pass/erased-inl.hpp>
+#endif

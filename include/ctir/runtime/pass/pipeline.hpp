@@ -2,6 +2,7 @@
 // print a Pass back to the same string.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/pass/config.hpp>
 #include <ctir/pass/error.hpp>
 #include <ctir/runtime/pass/detail/syntax.hpp>
@@ -10,10 +11,8 @@
 #include <ctir/runtime/pass/sequential.hpp>
 
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace ctir {
@@ -41,204 +40,33 @@ public:
   PipelineParser(std::string_view text, const PassRegistry& registry)
       : text_(text), registry_(registry) {}
 
-  Pass parse() {
-    std::vector<Pass> passes = parse_list(0);
-    skip_blanks();
-    if (pos_ != text_.size()) {
-      fail(text_[pos_] == ')' ? "unbalanced ')'" : "expected ',' between passes");
-    }
-    if (passes.size() == 1) {
-      return std::move(passes.front());
-    }
-    return wrap([&] { return detail::implicit_sequential(std::move(passes), registry_); }, 0);
-  }
+  Pass parse();
 
 private:
   static constexpr std::size_t max_depth = 200;
 
-  std::vector<Pass> parse_list(std::size_t depth) {
-    std::vector<Pass> passes;
-    skip_blanks();
-    if (at_end() || peek() == ')') {
-      return passes;
-    }
-    while (true) {
-      passes.push_back(parse_element(depth));
-      skip_blanks();
-      if (!at_end() && peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      return passes;
-    }
-  }
+  std::vector<Pass> parse_list(std::size_t depth);
 
-  Pass parse_element(std::size_t depth) {
-    skip_blanks();
-    const std::size_t start = pos_;
-    const std::string name = parse_name("a pass name");
-    PassOptionValues options;
-    skip_blanks();
-    if (!at_end() && peek() == '{') {
-      options = parse_options();
-      skip_blanks();
-    }
-    if (name == "sequential") {
-      return parse_sequential(start, options, depth);
-    }
-    if (!at_end() && peek() == '(') {
-      fail_at(pos_, "pass '" + name + "' does not take nested passes (only 'sequential' does)");
-    }
-    if (!registry_.contains(name)) {
-      fail_at(start, registry_.unknown_message(name).substr(6)); // drop "ctir: "
-    }
-    return wrap([&] { return registry_.create(name, options); }, start);
-  }
+  Pass parse_element(std::size_t depth);
 
-  Pass parse_sequential(std::size_t start, const PassOptionValues& options, std::size_t depth) {
-    if (depth >= max_depth) {
-      fail_at(start, "sequentials nested more than " + std::to_string(max_depth) + " deep");
-    }
-    PassInfo info{.name = "sequential"};
-    std::string name_storage;
-    for (const PassOptionValue& option : options) {
-      if (option.name == "name") {
-        name_storage = option.value;
-        info.name = name_storage;
-      } else if (option.name == "opt_level") {
-        std::optional<int> level = config_traits<int>::parse(option.value);
-        if (!level) {
-          fail_at(start, "option 'opt_level' of 'sequential' has type int; '" + option.value +
-                             "' is not a valid int");
-        }
-        info.opt_level = *level;
-      } else {
-        fail_at(start, "'sequential' has no option '" + option.name + "'" +
-                           detail::did_you_mean(
-                               detail::nearest_names(option.name, {"name", "opt_level"})) +
-                           " (its options: 'name', 'opt_level')");
-      }
-    }
-    skip_blanks();
-    if (at_end() || peek() != '(') {
-      fail_at(pos_, "expected '(' after 'sequential'");
-    }
-    ++pos_;
-    std::vector<Pass> passes = parse_list(depth + 1);
-    skip_blanks();
-    if (at_end() || peek() != ')') {
-      fail_at(pos_, at_end() ? "missing ')'" : "expected ',' or ')'");
-    }
-    ++pos_;
-    // The PassInfo copies (and interns) the name before name_storage goes away.
-    return wrap([&] { return sequential(std::move(passes), info, registry_); }, start);
-  }
+  Pass parse_sequential(std::size_t start, const PassOptionValues& options, std::size_t depth);
 
-  PassOptionValues parse_options() {
-    PassOptionValues options;
-    ++pos_; // '{'
-    skip_blanks();
-    if (!at_end() && peek() == '}') {
-      ++pos_;
-      return options;
-    }
-    while (true) {
-      skip_blanks();
-      PassOptionValue option;
-      option.name = parse_name("an option name");
-      skip_blanks();
-      if (at_end() || peek() != '=') {
-        fail_at(pos_, "expected '=' after option '" + option.name + "'");
-      }
-      ++pos_;
-      skip_blanks();
-      option.value = parse_value();
-      options.push_back(std::move(option));
-      skip_blanks();
-      if (!at_end() && peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (!at_end() && peek() == '}') {
-        ++pos_;
-        return options;
-      }
-      fail_at(pos_, "expected ',' or '}' in options");
-    }
-  }
+  PassOptionValues parse_options();
 
-  std::string parse_name(const char* what) {
-    if (at_end() || !detail::is_pipeline_name_start(peek())) {
-      fail_at(pos_, std::string("expected ") + what);
-    }
-    const std::size_t start = pos_;
-    while (!at_end() && detail::is_pipeline_name_char(peek())) {
-      ++pos_;
-    }
-    return std::string(text_.substr(start, pos_ - start));
-  }
+  std::string parse_name(const char* what);
 
-  std::string parse_value() {
-    std::string value;
-    if (!at_end() && peek() == '"') {
-      const std::size_t start = pos_;
-      ++pos_;
-      while (true) {
-        if (at_end()) {
-          fail_at(start, "unterminated quoted value");
-        }
-        char c = text_[pos_++];
-        if (c == '"') {
-          return value;
-        }
-        if (c == '\\') {
-          if (at_end()) {
-            fail_at(start, "unterminated quoted value");
-          }
-          c = text_[pos_++];
-        }
-        value += c;
-      }
-    }
-    const std::size_t start = pos_;
-    while (!at_end() && detail::is_pipeline_bare_char(peek())) {
-      ++pos_;
-    }
-    if (pos_ == start) {
-      fail_at(pos_, "expected a value");
-    }
-    return std::string(text_.substr(start, pos_ - start));
-  }
+  std::string parse_value();
 
   /// Runs `make`; a PipelineError from it (a bad option, an unresolvable requirement) gets
   /// the column of the element.
   template <class F>
-  Pass wrap(F&& make, std::size_t column) {
-    try {
-      return std::forward<F>(make)();
-    } catch (const PipelineError& error) {
-      std::string message = error.what();
-      if (message.rfind("ctir: ", 0) == 0) {
-        message.erase(0, 6);
-      }
-      fail_at(column, message);
-    }
-  }
+  Pass wrap(F&& make, std::size_t column);
 
   bool at_end() const noexcept { return pos_ >= text_.size(); }
   char peek() const noexcept { return text_[pos_]; }
-  void skip_blanks() noexcept {
-    while (!at_end() && (peek() == ' ' || peek() == '\t' || peek() == '\n' || peek() == '\r')) {
-      ++pos_;
-    }
-  }
+  void skip_blanks() noexcept;
   [[noreturn]] void fail(const std::string& message) const { fail_at(pos_, message); }
-  [[noreturn]] void fail_at(std::size_t position, const std::string& message) const {
-    std::string text = "ctir: bad pipeline at column " + std::to_string(position + 1) + ": " +
-                       message + "\n  " + std::string(text_) + "\n  " + std::string(position, ' ') +
-                       "^";
-    throw PipelineError(text);
-  }
+  [[noreturn]] void fail_at(std::size_t position, const std::string& message) const;
 
   std::string_view text_;
   const PassRegistry& registry_;
@@ -247,12 +75,13 @@ private:
 
 /// Parses a pipeline string (see PipelineParser for the grammar) into a Pass, using the
 /// passes of `registry`.
-inline Pass parse_pipeline(std::string_view text,
-                           const PassRegistry& registry = PassRegistry::global()) {
-  return PipelineParser(text, registry).parse();
-}
+Pass parse_pipeline(std::string_view text, const PassRegistry& registry = PassRegistry::global());
 
 /// The pipeline string of `pass` (its canonical form).
-inline std::string print_pipeline(const Pass& pass) { return pass.str(); }
+std::string print_pipeline(const Pass& pass);
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/pass/pipeline-inl.hpp>
+#endif

@@ -1,7 +1,8 @@
 // The pass registry: pass names to factories, for pipelines named at run time.
 #pragma once
 
-#include <ctir/core/detail/names.hpp>
+#include <ctir/core/linkage.hpp>
+#include <ctir/pass/config.hpp>
 #include <ctir/pass/error.hpp>
 #include <ctir/pass/info.hpp>
 #include <ctir/pass/instrument.hpp>
@@ -9,13 +10,8 @@
 #include <ctir/pass/run.hpp>
 #include <ctir/runtime/pass/erased.hpp>
 
-#include <algorithm>
-#include <cstdio>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -38,20 +34,19 @@ struct PassListing {
 
 /// The process-wide table of passes by name.
 ///
-/// Static pass types register with `CTIR_REGISTER_PASS(Type)` at namespace scope (in a
-/// header or a source file: identical registrations merge); anything else registers at
-/// run time with `add`. Thread-safe.
+/// Static pass types register with `add<P>()` (`register_pass<P>()` for the global registry;
+/// `ctir::passes::register_standard_passes()` registers the standard passes), or with
+/// `CTIR_REGISTER_PASS(Type)` at namespace scope in a program's source file (identical
+/// registrations merge); anything else registers at run time with `add`. Thread-safe.
 class PassRegistry {
 public:
   /// An empty registry (tools and tests may keep their own; most code uses global()).
-  PassRegistry() = default;
+  PassRegistry();
   PassRegistry(const PassRegistry&) = delete;
   PassRegistry& operator=(const PassRegistry&) = delete;
+  ~PassRegistry();
 
-  static PassRegistry& global() {
-    static PassRegistry* registry = new PassRegistry(); // used during exit too
-    return *registry;
-  }
+  static PassRegistry& global();
 
   /// Registers static pass type P under P's name: default-constructed, options set from
   /// text (see pass_option). Throws PipelineError if the name is taken by another pass.
@@ -63,120 +58,27 @@ public:
   }
   /// Registers a pass made by `factory`; `listing` describes it. Throws PipelineError if the
   /// name is taken.
-  void add(PassListing listing, PassFactory factory) {
-    Entry entry;
-    entry.listing = std::move(listing);
-    entry.factory = std::move(factory);
-    if (std::string message = insert(std::move(entry)); !message.empty()) {
-      throw PipelineError(message);
-    }
-  }
+  void add(PassListing listing, PassFactory factory);
   /// Registers a pass that takes no options: each use gets `prototype` (shared).
-  void add(Pass prototype) {
-    const PassInfo& info = prototype.info();
-    PassListing listing{
-        std::string(info.name), info.opt_level, std::string(info.description), {}, {}};
-    for (std::string_view name : info.required) {
-      listing.required.emplace_back(name);
-    }
-    add(std::move(listing), [prototype = std::move(prototype)](const PassOptionValues& options) {
-      if (!options.empty()) {
-        throw PipelineError("ctir: pass '" + std::string(prototype.info().name) +
-                            "' takes no options (got '" + options.front().name + "')");
-      }
-      return prototype;
-    });
-  }
+  void add(Pass prototype);
   /// Removes a registration (a plug-in being unloaded); false if there was none.
-  bool remove(std::string_view name) {
-    std::unique_lock lock(mutex_);
-    auto it = entries_.find(name);
-    if (it == entries_.end()) {
-      return false;
-    }
-    entries_.erase(it);
-    return true;
-  }
+  bool remove(std::string_view name);
 
-  bool contains(std::string_view name) const {
-    std::shared_lock lock(mutex_);
-    return entries_.find(name) != entries_.end();
-  }
+  bool contains(std::string_view name) const;
 
   /// A new pass `name` with `options`; throws PipelineError for an unknown name (with the
   /// nearest registered names), a bad option, or a name registered twice differently.
-  Pass create(std::string_view name, const PassOptionValues& options = {}) const {
-    std::shared_ptr<const Entry> entry = find(name);
-    if (!entry) {
-      throw PipelineError(unknown_message(name));
-    }
-    if (!entry->conflict.empty()) {
-      throw PipelineError(entry->conflict);
-    }
-    return entry->factory(options);
-  }
+  Pass create(std::string_view name, const PassOptionValues& options = {}) const;
 
   /// "unknown pass 'X'; did you mean 'Y'?" with the registered names.
-  std::string unknown_message(std::string_view name) const {
-    const std::vector<std::string> known = names();
-    std::string message = "ctir: unknown pass '" + std::string(name) + "'" +
-                          detail::did_you_mean(detail::nearest_names(name, known));
-    if (known.empty()) {
-      message += " (no passes are registered; ctir::passes::register_standard_passes() "
-                 "registers the standard ones)";
-    }
-    return message;
-  }
+  std::string unknown_message(std::string_view name) const;
 
   /// The registered names, sorted.
-  std::vector<std::string> names() const {
-    std::shared_lock lock(mutex_);
-    std::vector<std::string> result;
-    for (const auto& [name, entry] : entries_) {
-      result.push_back(name);
-    }
-    return result;
-  }
+  std::vector<std::string> names() const;
   /// Every registered pass, sorted by name.
-  std::vector<PassListing> list() const {
-    std::shared_lock lock(mutex_);
-    std::vector<PassListing> result;
-    for (const auto& [name, entry] : entries_) {
-      result.push_back(entry->listing);
-    }
-    return result;
-  }
+  std::vector<PassListing> list() const;
   /// The listing as a table: name, opt_level, description, then each option indented.
-  std::string render() const {
-    const std::vector<PassListing> passes = list();
-    std::size_t width = 4;
-    for (const PassListing& listing : passes) {
-      width = std::max(width, listing.name.size());
-    }
-    std::string out = pad("pass", width) + "  opt  description\n";
-    for (const PassListing& listing : passes) {
-      char level[16];
-      std::snprintf(level, sizeof(level), "%3d", listing.opt_level);
-      out += pad(listing.name, width) + "  " + level + "  " + listing.description;
-      if (!listing.required.empty()) {
-        out += listing.description.empty() ? "(requires " : " (requires ";
-        for (std::size_t i = 0; i < listing.required.size(); ++i) {
-          out += (i > 0 ? ", " : "") + listing.required[i];
-        }
-        out += ')';
-      }
-      out += '\n';
-      for (const PassOptionInfo& option : listing.options) {
-        out += pad("", width) + "       " + option.name + ": " + option.type + " = " +
-               option.default_value;
-        if (!option.description.empty()) {
-          out += "  " + option.description;
-        }
-        out += '\n';
-      }
-    }
-    return out;
-  }
+  std::string render() const;
 
 private:
   struct Entry {
@@ -217,60 +119,18 @@ private:
     return entry;
   }
 
-  std::shared_ptr<const Entry> find(std::string_view name) const {
-    std::shared_lock lock(mutex_);
-    auto it = entries_.find(name);
-    return it == entries_.end() ? nullptr : it->second;
-  }
+  struct State;
+
+  std::shared_ptr<const Entry> find(std::string_view name) const;
 
   /// Inserts `entry`; the message of a clash, or empty. The same static type registered
   /// again is accepted.
-  std::string insert(Entry entry) {
-    if (entry.listing.name.empty()) {
-      return "ctir: cannot register a pass without a name";
-    }
-    if (entry.listing.name == "sequential") {
-      return "ctir: 'sequential' is reserved for sequentials in pipeline strings";
-    }
-    std::unique_lock lock(mutex_);
-    auto it = entries_.find(entry.listing.name);
-    if (it == entries_.end()) {
-      std::string name = entry.listing.name;
-      entries_.emplace(std::move(name), std::make_shared<const Entry>(std::move(entry)));
-      return {};
-    }
-    if (entry.tag != nullptr && it->second->tag == entry.tag) {
-      return {};
-    }
-    return "ctir: two different passes are registered as '" + entry.listing.name + "'";
-  }
+  std::string insert(Entry entry);
 
   /// As insert, for static initialisation: a clash is recorded on the entry.
-  void insert_static(Entry entry) noexcept {
-    try {
-      const std::string name = entry.listing.name;
-      if (std::string message = insert(std::move(entry)); !message.empty()) {
-        std::unique_lock lock(mutex_);
-        auto it = entries_.find(name);
-        if (it != entries_.end()) {
-          auto marked = std::make_shared<Entry>(*it->second);
-          marked->conflict = std::move(message);
-          it->second = std::move(marked);
-        }
-      }
-    } catch (...) {
-      // Out of memory during static initialisation: the pass stays unregistered.
-      static_cast<void>(0);
-    }
-  }
+  void insert_static(Entry entry) noexcept;
 
-  static std::string pad(std::string text, std::size_t width) {
-    text.append(text.size() < width ? width - text.size() : 0, ' ');
-    return text;
-  }
-
-  mutable std::shared_mutex mutex_;
-  std::map<std::string, std::shared_ptr<const Entry>, std::less<>> entries_;
+  std::unique_ptr<State> state_;
 
   template <class P>
   friend bool register_static_pass() noexcept;
@@ -298,9 +158,15 @@ bool register_static_pass() noexcept {
 
 } // namespace ctir
 
-/// Registers a static pass type in the global PassRegistry, at namespace scope:
+/// Registers a static pass type in the global PassRegistry during static initialisation, at
+/// namespace scope in a program's source file (not in a header: every file including it would
+/// run code before main; `register_pass<Type>()` registers explicitly):
 ///
 ///     CTIR_REGISTER_PASS(FoldConstant);
 #define CTIR_REGISTER_PASS(Type)                                                                   \
   [[maybe_unused]] static const bool CTIR_DETAIL_PASS_CAT(ctir_registered_pass_, __COUNTER__) =    \
       ::ctir::register_static_pass<Type>()
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/pass/registry-inl.hpp>
+#endif

@@ -1,6 +1,7 @@
 // The type erasure behind ctir::Pass: one small Concept, one Model per static pass type.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/context.hpp>
 #include <ctir/pass/info.hpp>
@@ -26,7 +27,7 @@ struct PassConcept {
   PassConcept() = default;
   PassConcept(const PassConcept&) = delete;
   PassConcept& operator=(const PassConcept&) = delete;
-  virtual ~PassConcept() = default;
+  virtual ~PassConcept();
   virtual const PassInfo& info() const noexcept = 0;
   /// The bare rewrite (instruments and error reports are added by run_pass).
   virtual IRModule transform(IRModule mod, const PassContext& ctx) const = 0;
@@ -42,17 +43,7 @@ template <class P>
 void print_pass(const P& pass, const PassOptionValues& given, std::string& out);
 
 /// Appends `sequential{name=...,opt_level=...}` (only the settings that are not defaults).
-inline void print_sequential_head(const PassInfo& info, std::string& out) {
-  out += "sequential";
-  PassOptionValues head;
-  if (info.name != "sequential") {
-    head.push_back({"name", std::string(info.name)});
-  }
-  if (info.opt_level != 0) {
-    head.push_back({"opt_level", std::to_string(info.opt_level)});
-  }
-  append_options(out, head);
-}
+void print_sequential_head(const PassInfo& info, std::string& out);
 
 template <class... Ps>
 void print_static_sequential(const Sequential<Ps...>& seq, std::string& out) {
@@ -126,3 +117,7 @@ private:
 
 } // namespace detail
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/pass/detail/model-inl.hpp>
+#endif

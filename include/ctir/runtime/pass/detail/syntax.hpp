@@ -1,6 +1,7 @@
 // The lexical pieces of pipeline strings shared by the printer and the parser.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/pass/options.hpp>
 
 #include <string>
@@ -38,40 +39,13 @@ constexpr bool is_pipeline_bare_char(char c) noexcept {
 }
 
 /// Appends an option value, quoted (with `\"` and `\\`) unless it is a non-empty bare word.
-inline void append_option_value(std::string& out, std::string_view value) {
-  bool bare = !value.empty();
-  for (char c : value) {
-    bare = bare && is_pipeline_bare_char(c);
-  }
-  if (bare) {
-    out += value;
-    return;
-  }
-  out += '"';
-  for (char c : value) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-    }
-    out += c;
-  }
-  out += '"';
-}
+void append_option_value(std::string& out, std::string_view value);
 
 /// Appends `{a=1,b=2}` (nothing for no options).
-inline void append_options(std::string& out, const PassOptionValues& options) {
-  if (options.empty()) {
-    return;
-  }
-  out += '{';
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    if (i > 0) {
-      out += ',';
-    }
-    out += options[i].name;
-    out += '=';
-    append_option_value(out, options[i].value);
-  }
-  out += '}';
-}
+void append_options(std::string& out, const PassOptionValues& options);
 
 } // namespace ctir::detail
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/pass/detail/syntax-inl.hpp>
+#endif

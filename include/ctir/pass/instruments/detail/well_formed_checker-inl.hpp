@@ -1,0 +1,282 @@
+// Definitions of <ctir/pass/instruments/detail/well_formed_checker.hpp>: the walk and its
+// scopes, and verify_well_formed, which runs it.
+#pragma once
+
+#include <ctir/pass/instruments/detail/well_formed_checker.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ctir::detail::well_formed {
+
+CTIR_INLINE std::string strip_ctir_prefix(std::string_view message) {
+  constexpr std::string_view prefix = "ctir: ";
+  if (message.starts_with(prefix)) {
+    message.remove_prefix(prefix.size());
+  }
+  return std::string(message);
+}
+
+CTIR_INLINE std::vector<WellFormedDiagnostic> Checker::run() {
+  for (std::size_t i = 0; i < mod_.size(); ++i) {
+    check_function(i);
+  }
+  return std::move(diagnostics_);
+}
+
+CTIR_INLINE void Checker::check_function(std::size_t i) {
+  function_ = i;
+  ever_defined_.clear();
+  live_.clear();
+  log_.clear();
+  marks_.clear();
+  memo_.clear();
+  undefined_.clear();
+  epoch_ = ++epoch_counter_;
+  path_.clear();
+  const BaseFunc& function = mod_.function_at(i);
+  if (!function.defined()) {
+    return;
+  }
+  stack_.push_back({Op::visit, Region::use, function.get(), 0, {"functions", i}});
+  while (!stack_.empty()) {
+    const Item item = stack_.back();
+    stack_.pop_back();
+    switch (item.op) {
+    case Op::visit:
+      visit(item);
+      break;
+    case Op::check:
+      enter_path(item);
+      check(*item.node);
+      break;
+    case Op::define:
+      define(item.node);
+      break;
+    case Op::begin_scope:
+      marks_.push_back({log_.size(), epoch_});
+      epoch_ = ++epoch_counter_;
+      break;
+    case Op::end_scope:
+      end_scope();
+      break;
+    }
+  }
+  for (const auto& [var, record] : undefined_) {
+    if (record.uses > 1 && record.diagnostic != Step::npos) {
+      diagnostics_[record.diagnostic].message += " (" + std::to_string(record.uses) +
+                                                 " uses without a definition; this is the "
+                                                 "first)";
+    }
+  }
+}
+
+CTIR_INLINE void Checker::enter_path(const Item& item) {
+  path_.resize(item.depth);
+  path_.push_back(item.step);
+}
+
+// ---- scopes -----------------------------------------------------------------------------
+
+CTIR_INLINE bool Checker::in_scope(const Object* var) const {
+  auto it = live_.find(var);
+  return it != live_.end() && it->second > 0;
+}
+
+CTIR_INLINE void Checker::define(const Object* var) {
+  ++live_[var];
+  log_.push_back(var);
+  epoch_ = ++epoch_counter_;
+}
+
+CTIR_INLINE void Checker::end_scope() {
+  const auto [size, epoch] = marks_.back();
+  marks_.pop_back();
+  while (log_.size() > size) {
+    --live_[log_.back()];
+    log_.pop_back();
+  }
+  epoch_ = epoch;
+}
+
+// ---- the walk ---------------------------------------------------------------------------
+
+CTIR_INLINE void Checker::visit(const Item& item) {
+  enter_path(item);
+  const Object& node = *item.node;
+  const TypeInfo& info = node.type_info();
+  if (info.is_variable) {
+    visit_variable(item, node, info);
+    return;
+  }
+  const bool has_defs = has_def_fields(info);
+  if (!has_defs && node.use_count() > 1 &&
+      (info.derives_from(ExprNode::type_index, ExprNode::type_depth) ||
+       info.derives_from(TypeNode::type_index, TypeNode::type_depth))) {
+    if (!memo_.insert({&node, epoch_}).second) {
+      return; // this shared node was checked with the same variables in scope
+    }
+  }
+  const std::uint32_t type = node.dynamic_type_index();
+  if (type == CallNode::type_index || type == CallDpsNode::type_index ||
+      type == TensorStoreNode::type_index || type == TensorLoadNode::type_index) {
+    // Pushed first, so it runs after the children (their call types are known then).
+    stack_.push_back({Op::check, item.region, &node, item.depth, item.step});
+  }
+  const Region inherited =
+      item.region == Region::pattern_top || item.region == Region::pattern_nested ? item.region
+                                                                                  : Region::use;
+  plan_.clear();
+  if (type == SeqStmtNode::type_index) {
+    plan_.push_back({Op::begin_scope, Region::use, nullptr, 0, {}});
+    add_fields(node, info, inherited, {});
+    plan_.push_back({Op::end_scope, Region::use, nullptr, 0, {}});
+  } else if (!has_defs) {
+    add_fields(node, info, inherited, {});
+  } else {
+    add_fields(node, info, inherited, policy_of(node, type));
+  }
+  for (std::size_t k = plan_.size(); k-- > 0;) {
+    stack_.push_back(plan_[k]);
+  }
+}
+
+CTIR_INLINE bool Checker::has_def_fields(const TypeInfo& info) noexcept {
+  for (const FieldInfo& field : info.fields) {
+    if (field.def_kind != DefRegionKind::none && !field.ignored() &&
+        field.kind != FieldKind::value) {
+      return true;
+    }
+  }
+  return false;
+}
+
+CTIR_INLINE DefPolicy Checker::policy_of(const Object& node, std::uint32_t type) {
+  if (type == ForNode::type_index) {
+    return {DefPolicy::When::before_field, "body", true};
+  }
+  if (type == LetNode::type_index) {
+    const auto& let = static_cast<const LetNode&>(node);
+    if (let.value.defined() && let.value->dynamic_type_index() == FunctionNode::type_index) {
+      return {DefPolicy::When::after_field, {}, true}; // a recursive function
+    }
+    return {DefPolicy::When::before_field, "body", true};
+  }
+  if (type == BindNode::type_index) {
+    return {DefPolicy::When::at_end, {}, false};
+  }
+  if (type == AllocateNode::type_index) {
+    return {DefPolicy::When::after_field, {}, false};
+  }
+  return {};
+}
+
+CTIR_INLINE void Checker::add_fields(const Object& node, const TypeInfo& info, Region inherited,
+                                     std::optional<DefPolicy> policy) {
+  if (policy && policy->scoped) {
+    plan_.push_back({Op::begin_scope, Region::use, nullptr, 0, {}});
+  }
+  std::vector<const Object*>& pending = pending_defines_;
+  pending.clear();
+  const auto flush = [&] {
+    for (const Object* var : pending) {
+      plan_.push_back({Op::define, Region::use, var, 0, {}});
+    }
+    pending.clear();
+  };
+  const std::size_t depth = path_.size();
+  for (const FieldInfo& field : info.fields) {
+    if (field.ignored() || field.kind == FieldKind::value) {
+      continue;
+    }
+    if (policy && policy->when == DefPolicy::When::before_field && field.name == policy->field) {
+      flush();
+    }
+    Region region = inherited;
+    if (field.def_kind == DefRegionKind::def_simple) {
+      region = Region::simple_def;
+    } else if (field.def_kind == DefRegionKind::def_pattern) {
+      region = Region::pattern_top;
+    }
+    const auto add = [&](const Object* child, std::size_t index) {
+      if (child == nullptr) {
+        return;
+      }
+      plan_.push_back({Op::visit, region, child, depth, {field.name, index}});
+      if (region == Region::simple_def && child->type_info().is_variable) {
+        pending.push_back(child);
+      }
+    };
+    if (field.kind == FieldKind::node) {
+      add(field.get(node, field), Step::npos);
+    } else {
+      const std::size_t size = field.size(node, field);
+      for (std::size_t k = 0; k < size; ++k) {
+        add(field.at(node, field, k), k);
+      }
+    }
+    if (!policy || policy->when == DefPolicy::When::after_field) {
+      flush();
+    }
+  }
+  flush();
+  if (policy && policy->scoped) {
+    plan_.push_back({Op::end_scope, Region::use, nullptr, 0, {}});
+  }
+}
+
+CTIR_INLINE void Checker::visit_variable(const Item& item, const Object& var,
+                                         const TypeInfo& info) {
+  Region children = Region::use;
+  switch (item.region) {
+  case Region::use:
+    if (!in_scope(&var)) {
+      report_undefined(var);
+    }
+    return; // a use is a leaf: the variable's type belongs to its definition
+  case Region::simple_def:
+    if (!ever_defined_.insert(&var).second) {
+      report_duplicate(var);
+    }
+    break; // brought into scope by a define item where its scope starts
+  case Region::pattern_top:
+    if (!ever_defined_.insert(&var).second) {
+      report_duplicate(var);
+    }
+    if (!in_scope(&var)) {
+      define(&var);
+    }
+    children = Region::pattern_nested;
+    break;
+  case Region::pattern_nested:
+    if (!in_scope(&var)) {
+      if (!ever_defined_.insert(&var).second) {
+        report_duplicate(var);
+      }
+      define(&var);
+    }
+    children = Region::pattern_nested;
+    break;
+  }
+  plan_.clear();
+  add_fields(var, info, children, {});
+  for (std::size_t k = plan_.size(); k-- > 0;) {
+    stack_.push_back(plan_[k]);
+  }
+}
+
+} // namespace ctir::detail::well_formed
+
+namespace ctir {
+
+CTIR_INLINE std::vector<WellFormedDiagnostic> verify_well_formed(const IRModule& mod,
+                                                                 WellFormedOptions options) {
+  detail::well_formed::Checker checker(mod, options);
+  return checker.run();
+}
+
+} // namespace ctir

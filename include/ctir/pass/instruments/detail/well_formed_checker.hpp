@@ -1,0 +1,173 @@
+// The well-formedness checker's engine: its work items and the Checker class (internal to the
+// verifier, included only by the definitions of <ctir/pass/instruments/verify.hpp>).
+#pragma once
+
+#include <ctir/core/linkage.hpp>
+#include <ctir/core/object.hpp>
+#include <ctir/core/type_info.hpp>
+#include <ctir/ir/graph/expr.hpp>
+#include <ctir/ir/module.hpp>
+#include <ctir/ir/tensor/expr.hpp>
+#include <ctir/ir/tensor/prim_func.hpp>
+#include <ctir/ir/tensor/stmt.hpp>
+#include <ctir/ir/type.hpp>
+#include <ctir/ir/var.hpp>
+#include <ctir/pass/instruments/verify.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace ctir::detail::well_formed {
+
+/// The role of the position a node is reached at.
+enum class Region : std::uint8_t {
+  use,            ///< a use site (variables must be in scope)
+  simple_def,     ///< a def_simple field: defines exactly this variable
+  pattern_top,    ///< a variable of a def_pattern field: defines it
+  pattern_nested, ///< inside the type of a pattern variable: defines it unless in scope
+};
+
+enum class Op : std::uint8_t { visit, check, define, begin_scope, end_scope };
+
+/// One step of an access path: `.field` or `.field[index]`.
+struct Step {
+  std::string_view field;
+  std::size_t index = npos;
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+};
+
+struct Item {
+  Op op = Op::visit;
+  Region region = Region::use;
+  const Object* node = nullptr;
+  /// For visit and check: the length of the parent's path; `step` leads from it to `node`.
+  std::size_t depth = 0;
+  Step step;
+};
+
+/// When the variable of a def_simple field comes into scope, and whether the scope ends
+/// with the node.
+struct DefPolicy {
+  enum class When : std::uint8_t { after_field, before_field, at_end };
+  When when = When::after_field;
+  std::string_view field; ///< for before_field
+  /// false: the definitions stay for the rest of the enclosing block (Bind, Allocate).
+  bool scoped = true;
+};
+
+/// `message` without its leading "ctir: " (a message quoted inside another one).
+std::string strip_ctir_prefix(std::string_view message);
+
+/// The verifier's engine: one iterative pass over each function of the module (no
+/// recursion: IR nested a million levels deep is fine), driven by the runtime field tables,
+/// so node types registered at run time are walked too.
+///
+/// Scopes: a function's parameters (def_pattern, with the variables of their types) are in
+/// scope in its body; `for` and graph-level `let` variables in their body (a `let` whose
+/// value is a function also in that value, for recursion); `Bind` and `Allocate` for the
+/// rest of the enclosing block; other node types' def fields for the node's later fields.
+/// A variable may be defined once per top-level function; inside a pattern, a variable
+/// already in scope (the `n` of `B: Tensor[(n)]` after `A: Tensor[(n)]`) is a check, not a
+/// definition.
+///
+/// Shared expression nodes (a DAG) are checked once per set of variables in scope, so
+/// sharing costs no exponential time; statements and nodes with definitions are always
+/// walked (meeting one twice is meeting its definitions twice).
+class Checker {
+public:
+  Checker(const IRModule& mod, const WellFormedOptions& options) : mod_(mod), options_(options) {}
+
+  std::vector<WellFormedDiagnostic> run();
+
+private:
+  void check_function(std::size_t i);
+  void enter_path(const Item& item);
+
+  // ---- scopes -----------------------------------------------------------------------------
+
+  bool in_scope(const Object* var) const;
+  void define(const Object* var);
+  void end_scope();
+
+  // ---- the walk ---------------------------------------------------------------------------
+
+  void visit(const Item& item);
+  static bool has_def_fields(const TypeInfo& info) noexcept;
+  static DefPolicy policy_of(const Object& node, std::uint32_t type);
+
+  /// Appends the node's fields to plan_, with the definitions `policy` places.
+  void add_fields(const Object& node, const TypeInfo& info, Region inherited,
+                  std::optional<DefPolicy> policy);
+  void visit_variable(const Item& item, const Object& var, const TypeInfo& info);
+
+  // ---- type checks ------------------------------------------------------------------------
+
+  void check(const Object& node);
+  void check_call(const CallNode& call);
+  void check_call_dps(const CallDpsNode& call);
+  void check_access(const Object& node, std::string_view what, const Var& tensor,
+                    std::size_t index_count);
+
+  /// The type of a graph-level expression when it is known without inference: variables
+  /// (their annotation), literals (graph-level scalars are rank-0 tensors), constants,
+  /// call_dps (its output type), checked calls, tuples of known types and their items.
+  Type type_of(const Expr& expr) const;
+
+  // ---- diagnostics ------------------------------------------------------------------------
+
+  static std::string variable_name(const Object& var);
+  void report_undefined(const Object& var);
+  void report_duplicate(const Object& var);
+
+  /// Records a diagnostic at the current path; its index, or npos past max_diagnostics.
+  std::size_t report(WellFormedDiagnostic::Kind kind, const Object& node, std::string message);
+
+  struct MemoHash {
+    std::size_t operator()(const std::pair<const Object*, std::uint64_t>& key) const noexcept {
+      return std::hash<const Object*>()(key.first) ^ (std::hash<std::uint64_t>()(key.second) << 1U);
+    }
+  };
+  struct Undefined {
+    std::size_t uses = 0;
+    std::size_t diagnostic = Step::npos;
+  };
+
+  const IRModule& mod_;
+  WellFormedOptions options_;
+  std::vector<WellFormedDiagnostic> diagnostics_;
+  std::size_t function_ = 0;
+
+  std::vector<Item> stack_;
+  std::vector<Item> plan_;
+  std::vector<const Object*> pending_defines_;
+  std::vector<Step> path_;
+
+  /// Definitions in scope (a count: a doubly defined variable is still in scope once the
+  /// inner definition's scope ends), the order they were made, and the scope starts.
+  std::unordered_map<const Object*, std::size_t> live_;
+  std::vector<const Object*> log_;
+  std::vector<std::pair<std::size_t, std::uint64_t>> marks_;
+  /// Every variable defined so far in the function.
+  std::unordered_set<const Object*> ever_defined_;
+  /// Identifies the set of variables in scope: a new value at each change.
+  std::uint64_t epoch_ = 0;
+  std::uint64_t epoch_counter_ = 0;
+  std::unordered_set<std::pair<const Object*, std::uint64_t>, MemoHash> memo_;
+  std::unordered_map<const Object*, Undefined> undefined_;
+  std::unordered_map<const Object*, Type> call_types_;
+};
+
+} // namespace ctir::detail::well_formed
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/instruments/detail/well_formed_checker-inl.hpp>
+#include <ctir/pass/instruments/detail/well_formed_type_checks-inl.hpp>
+#endif
