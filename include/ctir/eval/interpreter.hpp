@@ -146,21 +146,14 @@ private:
   void memoize(const Object* node, const Value& value) { frames_.back().memo[node] = value; }
 
   void run_graph();
-
   bool truth(const Value& cond, const Object* node);
-
   void eval(const Object* node);
-
   void apply_call(const CallNode& call);
-
   void enter(const CallNode& call, const FunctionNode& function,
              const std::vector<std::pair<Var, Value>>& captured, std::vector<Value> args,
              std::string name);
-
   void finish_call(const Object* call);
-
   Value apply_op(const CallNode& call, const OpNode& op, std::vector<Value> args);
-
   void call_dps(const CallDpsNode& call);
 
   // ---------------------------------------------------------------------------------
@@ -213,6 +206,7 @@ private:
   TensorData allocate(const Type& type, const detail::Env& env, const Object* node,
                       std::string_view what);
 
+  // Scalar expressions, with an explicit stack.
   struct ScalarTask {
     const PrimExprNode* node;
     std::uint8_t stage;

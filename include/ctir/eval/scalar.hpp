@@ -7,8 +7,10 @@
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/tensor_data.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -46,6 +48,9 @@ struct Scalar {
   friend bool operator==(const Scalar& a, const Scalar& b) noexcept;
 };
 
+// The scalar constructors, casts and element access stay inline here: the interpreter and
+// the kernels call them for every element they touch.
+
 namespace detail {
 
 /// `value` wrapped to `bits` bits, sign-extended (C++20 conversions are modular).
@@ -62,20 +67,116 @@ constexpr std::int64_t wrap_signed(std::uint64_t value, unsigned bits) noexcept 
   }
 }
 
+/// `value` in the range of an integer dtype: truncated toward zero, saturated at the
+/// ends, NaN to 0 (the conversion C++ leaves undefined, defined as Rust's `as` does).
+inline std::int64_t saturating_to_int(DataType dtype, double value) noexcept {
+  if (std::isnan(value)) {
+    return 0;
+  }
+  double low = 0;
+  double high = 0;
+  if (dtype.is_uint()) {
+    high = std::ldexp(1.0, dtype.bits) - 1;
+  } else {
+    high = std::ldexp(1.0, dtype.bits - 1) - 1; // 2^63 - 1 rounds to 2^63 for int64
+    low = -std::ldexp(1.0, dtype.bits - 1);
+  }
+  const double t = std::trunc(value);
+  if (t <= low) {
+    return dtype.bits == 64 ? std::numeric_limits<std::int64_t>::min()
+                            : static_cast<std::int64_t>(low);
+  }
+  if (t >= high) {
+    return dtype.bits == 64 ? std::numeric_limits<std::int64_t>::max()
+                            : static_cast<std::int64_t>(high);
+  }
+  return static_cast<std::int64_t>(t);
+}
+
+/// `value` rounded to float32 (to nearest even), with overflow to infinity done by
+/// hand: converting an out-of-range double to float is undefined in C++.
+inline double round_to_float32(double value) noexcept {
+  constexpr double max_float = static_cast<double>(std::numeric_limits<float>::max());
+  // Halfway between FLT_MAX and 2^128: from here on, round to nearest gives infinity.
+  const double overflow = std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
+  if (std::isfinite(value) && std::fabs(value) > max_float) {
+    if (std::fabs(value) >= overflow) {
+      return std::copysign(std::numeric_limits<double>::infinity(), value);
+    }
+    return std::copysign(max_float, value);
+  }
+  return static_cast<double>(static_cast<float>(value));
+}
+
+/// `value` rounded to the precision of a float dtype.
+inline double round_to_dtype(DataType dtype, double value) noexcept {
+  if (dtype.bits == 64) {
+    return value;
+  }
+  const double single = round_to_float32(value);
+  return dtype.bits == 32 ? single : TensorData::round_to_half(single);
+}
+
 } // namespace detail
+
+inline Scalar Scalar::make_int(DataType dtype, std::int64_t value) noexcept {
+  Scalar s;
+  s.dtype = dtype;
+  if (dtype.is_float()) {
+    s.f = detail::round_to_dtype(dtype, static_cast<double>(value));
+  } else if (dtype.is_bool()) {
+    s.i = value != 0 ? 1 : 0;
+  } else if (dtype.is_uint()) {
+    const std::uint64_t mask =
+        dtype.bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << dtype.bits) - 1;
+    s.i = static_cast<std::int64_t>(static_cast<std::uint64_t>(value) & mask);
+  } else {
+    s.i = detail::wrap_signed(static_cast<std::uint64_t>(value), dtype.bits);
+  }
+  return s;
+}
+
+inline Scalar Scalar::make_float(DataType dtype, double value) noexcept {
+  Scalar s;
+  s.dtype = dtype;
+  if (dtype.is_float()) {
+    s.f = detail::round_to_dtype(dtype, value);
+  } else if (dtype.is_bool()) {
+    s.i = value != 0 ? 1 : 0;
+  } else {
+    s.i = detail::saturating_to_int(dtype, value);
+  }
+  return s;
+}
+
+inline std::int64_t Scalar::as_int() const noexcept {
+  return is_float() ? detail::saturating_to_int(DataType::int64(), f) : i;
+}
 
 /// `value` converted to `dtype` (the semantics of `cast<dtype>(value)`).
 ///
 /// Integer to integer wraps like two's complement; float to integer truncates toward
 /// zero and saturates (NaN gives 0); anything to bool is "nonzero"; to a float rounds
 /// to nearest even, overflowing to infinity.
-Scalar cast(DataType dtype, const Scalar& value) noexcept;
+inline Scalar cast(DataType dtype, const Scalar& value) noexcept {
+  return value.is_float() ? Scalar::make_float(dtype, value.f) : Scalar::make_int(dtype, value.i);
+}
 
 /// Element `index` of a tensor as a scalar of the tensor's dtype.
-Scalar read_element(const TensorData& tensor, std::size_t index);
+inline Scalar read_element(const TensorData& tensor, std::size_t index) {
+  return tensor.dtype().is_float() ? Scalar::make_float(tensor.dtype(), tensor.get(index))
+                                   : Scalar::make_int(tensor.dtype(), tensor.get_int(index));
+}
 
 /// Stores `value`, converted to the tensor's dtype, as element `index`.
-void write_element(TensorData& tensor, std::size_t index, const Scalar& value);
+inline void write_element(TensorData& tensor, std::size_t index, const Scalar& value) {
+  const Scalar converted = cast(tensor.dtype(), value);
+  if (converted.is_float()) {
+    tensor.set(index, converted.f);
+  } else {
+    tensor.set_int(index, converted.i);
+  }
+}
 
 /// A rank-0 tensor holding `value`.
 TensorData to_tensor(const Scalar& value);

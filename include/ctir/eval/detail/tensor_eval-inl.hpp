@@ -37,8 +37,11 @@ bool view_binary(const Object& node, BinaryOp& op, const PrimExprNode*& a, const
 }
 
 /// Whether `node` is one of the binary nodes; fills in the operator and the operands.
-CTIR_INLINE bool view_binary(const Object& node, BinaryOp& op, const PrimExprNode*& a,
-                             const PrimExprNode*& b) {
+///
+/// `inline` in both modes, not CTIR_INLINE: only step_scalar calls it, once per scalar
+/// node, and as an out-of-line function it would not be inlined there.
+inline bool view_binary(const Object& node, BinaryOp& op, const PrimExprNode*& a,
+                        const PrimExprNode*& b) {
   using B = BinaryOp;
   return view_binary(
       node, op, a, b,
