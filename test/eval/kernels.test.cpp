@@ -1,6 +1,8 @@
 // Tests of the built-in operators' reference kernels and of installing them.
 #include <ctir/eval/kernels.hpp> // first: the header must compile on its own
 
+#include <ctir/ir/ops.hpp>
+
 #include <doctest/doctest.h>
 #include <error_testing.hpp>
 

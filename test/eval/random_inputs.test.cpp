@@ -1,6 +1,7 @@
 // Tests of random_inputs: deterministic values shaped by the parameter types.
 #include <ctir/eval/random_inputs.hpp> // first: the header must compile on its own
 
+#include <ctir/eval/interpreter.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>

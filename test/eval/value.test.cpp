@@ -2,6 +2,7 @@
 #include <ctir/eval/value.hpp> // first: the header must compile on its own
 
 #include <ctir/ir/builder.hpp>
+#include <ctir/ir/type_str.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,18 +1,16 @@
 // Value: what the reference interpreter computes with: tensors, tuples, closures, scalars.
 #pragma once
 
-#include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/eval/scalar.hpp>
 #include <ctir/ir/graph/expr.hpp>
-#include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/tensor_data.hpp>
 #include <ctir/ir/type.hpp>
-#include <ctir/ir/type_str.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -52,26 +50,8 @@ public:
 
   static Value tensor(TensorData data) { return Value(std::move(data)); }
   static Value scalar(Scalar scalar) { return Value(scalar); }
-  static Value tuple(std::vector<Value> fields) {
-    std::uint32_t depth = 0;
-    for (const Value& field : fields) {
-      depth = std::max(depth, field.depth());
-    }
-    check_depth(depth + 1);
-    return Value(std::make_shared<const TupleRep>(TupleRep{std::move(fields), depth + 1}));
-  }
-  static Value closure(Function function, std::vector<std::pair<Var, Value>> captured) {
-    if (!function.defined()) {
-      throw Error("ctir: a closure needs a function, not null");
-    }
-    std::uint32_t depth = 0;
-    for (const auto& entry : captured) {
-      depth = std::max(depth, entry.second.depth());
-    }
-    check_depth(depth + 1);
-    return Value(std::make_shared<const ClosureRep>(
-        ClosureRep{Closure{std::move(function), std::move(captured)}, depth + 1}));
-  }
+  static Value tuple(std::vector<Value> fields);
+  static Value closure(Function function, std::vector<std::pair<Var, Value>> captured);
 
   Kind kind() const noexcept { return static_cast<Kind>(data_.index()); }
   bool is_tensor() const noexcept { return kind() == Kind::tensor; }
@@ -127,19 +107,7 @@ public:
   /// field by field, closures when they share the function and captured values.
   friend bool operator==(const Value& a, const Value& b);
 
-  static std::string_view kind_name(Kind kind) noexcept {
-    switch (kind) {
-    case Kind::tensor:
-      return "tensor";
-    case Kind::tuple:
-      return "tuple";
-    case Kind::closure:
-      return "closure";
-    case Kind::scalar:
-      return "scalar";
-    }
-    return "?";
-  }
+  static std::string_view kind_name(Kind kind) noexcept;
 
 private:
   struct TupleRep {
@@ -153,97 +121,22 @@ private:
   explicit Value(std::shared_ptr<const TupleRep> rep) : data_(std::move(rep)) {}
   explicit Value(std::shared_ptr<const ClosureRep> rep) : data_(std::move(rep)) {}
 
-  static void check_depth(std::uint32_t depth) {
-    if (depth > max_depth) {
-      throw Error("ctir: a value would nest " + std::to_string(depth) +
-                  " levels deep (tuples in tuples, closures capturing closures); the limit is " +
-                  std::to_string(max_depth));
-    }
-  }
+  static void check_depth(std::uint32_t depth);
   void expect(Kind wanted) const {
     if (kind() != wanted) {
-      throw Error("ctir: expected a " + std::string(kind_name(wanted)) + " value, but got a " +
-                  std::string(kind_name(kind())));
+      wrong_kind(wanted);
     }
   }
+  /// Throws the error expect() reports (kept out of the accessors' inlined code).
+  [[noreturn]] void wrong_kind(Kind wanted) const;
 
   std::variant<std::shared_ptr<TensorData>, std::shared_ptr<const TupleRep>,
                std::shared_ptr<const ClosureRep>, Scalar>
       data_;
 };
 
-namespace detail {
-
-/// A shape as a list of literal dimensions.
-inline std::vector<PrimExpr> literal_shape(const std::vector<std::int64_t>& shape) {
-  std::vector<PrimExpr> dims;
-  dims.reserve(shape.size());
-  for (std::int64_t d : shape) {
-    dims.push_back(d > 2147483647 ? IntImm::make(d, DataType::int64()) : IntImm::make(d));
-  }
-  return dims;
-}
-
-} // namespace detail
-
 /// The type of a tensor with concrete dimensions: `Tensor[(2, 3), float32]`.
-inline TensorType type_of(const TensorData& tensor) {
-  return TensorType::make(detail::literal_shape(tensor.shape()), tensor.dtype());
-}
-
-inline Type Value::type() const {
-  switch (kind()) {
-  case Kind::tensor:
-    return type_of(as_tensor());
-  case Kind::scalar:
-    return PrimType::make(as_scalar().dtype);
-  case Kind::tuple: {
-    std::vector<Type> types;
-    for (const Value& field : fields()) {
-      types.push_back(field.type());
-    }
-    return TupleType::make(std::move(types));
-  }
-  case Kind::closure: {
-    const Function& f = as_closure().function;
-    std::vector<Type> params;
-    for (const Var& param : f->params) {
-      params.push_back(param->ty);
-    }
-    return FuncType::make(std::move(params), f->ret_type);
-  }
-  }
-  return {};
-}
-
-inline bool operator==(const Value& a, const Value& b) {
-  if (a.kind() != b.kind()) {
-    return false;
-  }
-  switch (a.kind()) {
-  case Value::Kind::tensor:
-    return a.as_tensor() == b.as_tensor();
-  case Value::Kind::scalar:
-    return a.as_scalar() == b.as_scalar();
-  case Value::Kind::tuple:
-    return a.fields() == b.fields();
-  case Value::Kind::closure: {
-    const Closure& x = a.as_closure();
-    const Closure& y = b.as_closure();
-    if (!x.function.same_as(y.function) || x.captured.size() != y.captured.size()) {
-      return false;
-    }
-    for (std::size_t k = 0; k < x.captured.size(); ++k) {
-      if (!x.captured[k].first.same_as(y.captured[k].first) ||
-          !(x.captured[k].second == y.captured[k].second)) {
-        return false;
-      }
-    }
-    return true;
-  }
-  }
-  return false;
-}
+TensorType type_of(const TensorData& tensor);
 
 /// Prints a value for people and for golden files.
 ///
@@ -251,41 +144,10 @@ inline bool operator==(const Value& a, const Value& b) {
 /// `Tensor[(2), float32] [1f, 2.5f]`; a scalar as a literal (`3`, `0.5f`, `true`); a
 /// tuple as `(v1, v2)` (`(v,)` for one field); a closure as `<closure fn (%a) with 1
 /// captured value>`.
-inline std::string to_string(const Value& value) {
-  std::string out;
-  switch (value.kind()) {
-  case Value::Kind::tensor: {
-    const TensorData& tensor = value.as_tensor();
-    out += type_str(type_of(tensor));
-    out += ' ';
-    value_traits<TensorData>::print(tensor, out);
-    break;
-  }
-  case Value::Kind::scalar:
-    out += to_string(value.as_scalar());
-    break;
-  case Value::Kind::tuple: {
-    const auto& fields = value.fields();
-    out += '(';
-    for (std::size_t k = 0; k < fields.size(); ++k) {
-      out += k == 0 ? "" : ", ";
-      out += to_string(fields[k]);
-    }
-    out += fields.size() == 1 ? ",)" : ")";
-    break;
-  }
-  case Value::Kind::closure: {
-    const Closure& closure = value.as_closure();
-    out += "<closure fn (";
-    for (std::size_t k = 0; k < closure.function->params.size(); ++k) {
-      out += (k == 0 ? "%" : ", %") + closure.function->params[k]->name;
-    }
-    const std::size_t n = closure.captured.size();
-    out += ") with " + std::to_string(n) + " captured value" + (n == 1 ? ">" : "s>");
-    break;
-  }
-  }
-  return out;
-}
+std::string to_string(const Value& value);
 
 } // namespace ctir::eval
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/eval/value-inl.hpp>
+#endif
