@@ -3,6 +3,7 @@
 
 #include <ctir/pass/sequential.hpp>
 #include <ctir/runtime/pass/pipeline.hpp>
+#include <ctir/runtime/pass/registry.hpp>
 #include <ctir/runtime/pass/sequential.hpp>
 #include <ctir/text/parser.hpp>
 #include <ctir/traverse/walk.hpp>

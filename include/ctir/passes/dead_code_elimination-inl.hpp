@@ -3,6 +3,7 @@
 
 #include <ctir/passes/dead_code_elimination.hpp>
 
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/traverse/map.hpp>
 #include <ctir/traverse/walk.hpp>
 

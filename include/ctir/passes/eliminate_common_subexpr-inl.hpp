@@ -4,6 +4,7 @@
 #include <ctir/passes/eliminate_common_subexpr.hpp>
 
 #include <ctir/hooks/value_traits.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/passes/detail/graph_rewriter.hpp>
 #include <ctir/traverse/structural_equal.hpp>
 #include <ctir/traverse/structural_hash.hpp>

@@ -4,6 +4,7 @@
 #include <ctir/passes/flatten_buffer.hpp>
 
 #include <ctir/ir/builder.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/tensor/stmt.hpp>
 #include <ctir/passes/simplify.hpp>
 #include <ctir/traverse/map.hpp>

@@ -5,6 +5,7 @@
 
 #include <ctir/core/error.hpp>
 #include <ctir/ir/builder.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/op_registry.hpp>
 #include <ctir/ir/ops.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>

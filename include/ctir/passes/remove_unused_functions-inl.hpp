@@ -4,6 +4,7 @@
 #include <ctir/passes/remove_unused_functions.hpp>
 
 #include <ctir/core/error.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/traverse/walk.hpp>
 

@@ -6,6 +6,7 @@
 #include <ctir/core/error.hpp>
 #include <ctir/eval/scalar.hpp>
 #include <ctir/ir/builder.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/tensor/stmt.hpp>
 #include <ctir/passes/detail/tensor_utils.hpp>
 #include <ctir/traverse/map.hpp>

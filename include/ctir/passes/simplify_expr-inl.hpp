@@ -4,6 +4,7 @@
 #include <ctir/passes/simplify_expr.hpp>
 
 #include <ctir/core/error.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/op_registry.hpp>
 #include <ctir/ir/ops.hpp>
 #include <ctir/passes/detail/graph_utils.hpp>

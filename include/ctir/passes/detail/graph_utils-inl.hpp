@@ -4,6 +4,7 @@
 #include <ctir/passes/detail/graph_utils.hpp>
 
 #include <ctir/ir/builder.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/ops.hpp>
 #include <ctir/ir/type_str.hpp>
 #include <ctir/traverse/map.hpp>

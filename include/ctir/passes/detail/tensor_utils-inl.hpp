@@ -4,6 +4,7 @@
 #include <ctir/passes/detail/tensor_utils.hpp>
 
 #include <ctir/ir/builder.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/traverse/map.hpp>
 #include <ctir/traverse/walk.hpp>
 
