@@ -20,10 +20,6 @@ namespace ctir::passes {
 
 namespace detail {
 
-/// Whether `e` may be an operand in A-normal form: anything that computes nothing
-/// (variables, globals, operators, constants, literals).
-CTIR_INLINE bool is_anf_atom(const Expr& e) { return e.defined() && !is_composite(e); }
-
 /// The scope tree of one graph-level function for ToANormalForm, and the scope each
 /// computation is bound in.
 ///

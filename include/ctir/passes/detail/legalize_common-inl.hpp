@@ -7,7 +7,6 @@
 
 namespace ctir::passes::detail {
 
-/// Appends `stmt` to `body`, the statements of a block spliced in (no nested blocks).
 CTIR_INLINE void append(std::vector<Stmt>& body, const Stmt& stmt) {
   if (const auto* block = stmt.as<SeqStmtNode>()) {
     body.insert(body.end(), block->seq.begin(), block->seq.end());
@@ -16,8 +15,6 @@ CTIR_INLINE void append(std::vector<Stmt>& body, const Stmt& stmt) {
   }
 }
 
-/// The indices of an input broadcast to an output (numpy: aligned from the right; a
-/// dimension of 1 against a larger one reads index 0).
 CTIR_INLINE std::vector<PrimExpr> broadcast_indices(const LegalizeCall& call,
                                                     const std::vector<std::int64_t>& in,
                                                     const std::vector<std::int64_t>& out,
@@ -30,8 +27,6 @@ CTIR_INLINE std::vector<PrimExpr> broadcast_indices(const LegalizeCall& call,
   return result;
 }
 
-/// The axes of `call`'s attribute `key` normalized against rank `rank` (the type relation
-/// has checked them).
 CTIR_INLINE std::vector<std::size_t> axes_attr(const LegalizeCall& call, std::string_view key,
                                                std::size_t rank) {
   std::vector<std::size_t> axes;
