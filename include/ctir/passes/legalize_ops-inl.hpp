@@ -1,4 +1,4 @@
-// Definitions of <ctir/passes/legalize_ops.hpp>: the registry of lowerings and the pass.
+// Definitions of <ctir/passes/legalize_ops.hpp>.
 #pragma once
 
 #include <ctir/passes/legalize_ops.hpp>
