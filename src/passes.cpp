@@ -1,2 +1,2 @@
-// ctir::compiled: the standard passes and their registration by name.
+// ctir::compiled: register_standard_passes, the standard passes by name.
 #include <ctir/passes/register-inl.hpp>

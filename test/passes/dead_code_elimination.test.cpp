@@ -1,5 +1,6 @@
 // Tests of ctir/passes/dead_code_elimination.hpp: unused let bindings are dropped.
 #include <ctir/passes/dead_code_elimination.hpp>
+#include <ctir/runtime/pass/registry.hpp>
 
 #include <doctest/doctest.h>
 #include <passes_testing.hpp>

@@ -2,6 +2,7 @@
 #include <ctir/passes/eliminate_common_subexpr.hpp>
 
 #include <ctir/pass/sequential.hpp>
+#include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>

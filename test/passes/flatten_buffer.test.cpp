@@ -1,6 +1,7 @@
 // Tests of ctir/passes/flatten_buffer.hpp: tensors of tensor-level functions become 1-D.
 #include <ctir/passes/flatten_buffer.hpp>
 
+#include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>

@@ -4,6 +4,7 @@
 #include <ctir/eval/kernels.hpp>
 #include <ctir/ir/op_registry.hpp>
 #include <ctir/pass/sequential.hpp>
+#include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>

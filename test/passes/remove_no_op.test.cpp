@@ -1,6 +1,7 @@
 // Tests of ctir/passes/remove_no_op.hpp: statements that do nothing are removed.
 #include <ctir/passes/remove_no_op.hpp>
 
+#include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>

@@ -2,6 +2,7 @@
 #include <ctir/passes/simplify.hpp>
 
 #include <ctir/ir/builder.hpp>
+#include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>

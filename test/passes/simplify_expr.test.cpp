@@ -1,6 +1,7 @@
 // Tests of ctir/passes/simplify_expr.hpp: algebraic identities of graph-level calls.
 #include <ctir/passes/simplify_expr.hpp>
 
+#include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>

@@ -2,6 +2,7 @@
 #include <ctir/passes/unroll_loop.hpp>
 
 #include <ctir/pass/error.hpp>
+#include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>

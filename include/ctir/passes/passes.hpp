@@ -7,6 +7,7 @@
 #include <ctir/passes/flatten_buffer.hpp>
 #include <ctir/passes/fold_constant.hpp>
 #include <ctir/passes/infer_type.hpp>
+#include <ctir/passes/legalize_call.hpp>
 #include <ctir/passes/legalize_ops.hpp>
 #include <ctir/passes/register.hpp>
 #include <ctir/passes/remove_no_op.hpp>

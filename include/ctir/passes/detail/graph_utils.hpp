@@ -1,214 +1,57 @@
 // Helpers the graph-level passes share: comparing and matching types, literal types, operands.
 #pragma once
 
-#include <ctir/core/error.hpp>
-#include <ctir/ir/builder.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/graph/expr.hpp>
-#include <ctir/ir/ops.hpp>
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/type.hpp>
-#include <ctir/ir/type_str.hpp>
-#include <ctir/traverse/map.hpp>
 
-#include <cstddef>
-#include <cstdint>
+#include <string>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 namespace ctir::passes::detail {
 
 /// Whether two types are the same: equal kinds and dtypes, and dimensions that are
 /// provably equal (ops::dims_equal: symbolic dimensions compare by variable identity).
-inline bool types_equal(const Type& a, const Type& b) {
-  if (a.same_as(b)) {
-    return true;
-  }
-  if (!a.defined() || !b.defined() || a->dynamic_type_index() != b->dynamic_type_index()) {
-    return false;
-  }
-  if (const auto* x = a.as<PrimTypeNode>()) {
-    return x->dtype == b.as<PrimTypeNode>()->dtype;
-  }
-  if (const auto* x = a.as<TensorTypeNode>()) {
-    const auto* y = b.as<TensorTypeNode>();
-    if (x->dtype != y->dtype || x->shape.size() != y->shape.size()) {
-      return false;
-    }
-    for (std::size_t i = 0; i < x->shape.size(); ++i) {
-      if (!ops::dims_equal(x->shape[i], y->shape[i])) {
-        return false;
-      }
-    }
-    return true;
-  }
-  if (const auto* x = a.as<TupleTypeNode>()) {
-    const auto* y = b.as<TupleTypeNode>();
-    if (x->fields.size() != y->fields.size()) {
-      return false;
-    }
-    for (std::size_t i = 0; i < x->fields.size(); ++i) {
-      if (!types_equal(x->fields[i], y->fields[i])) {
-        return false;
-      }
-    }
-    return true;
-  }
-  if (const auto* x = a.as<FuncTypeNode>()) {
-    const auto* y = b.as<FuncTypeNode>();
-    if (x->params.size() != y->params.size() || !types_equal(x->ret, y->ret)) {
-      return false;
-    }
-    for (std::size_t i = 0; i < x->params.size(); ++i) {
-      if (!types_equal(x->params[i], y->params[i])) {
-        return false;
-      }
-    }
-    return true;
-  }
-  return false;
-}
+bool types_equal(const Type& a, const Type& b);
 
 /// Shape variables of a callee bound to the caller's dimensions.
 using DimBindings = std::unordered_map<const VarNode*, PrimExpr>;
 
 /// `dim` with the bound variables replaced.
-inline PrimExpr substitute_dim(const PrimExpr& dim, const DimBindings& bound) {
-  if (bound.empty()) {
-    return dim;
-  }
-  return map(dim, [&](const Var& v) -> PrimExpr {
-    auto it = bound.find(v.get());
-    return it == bound.end() ? PrimExpr(v) : it->second;
-  });
-}
+PrimExpr substitute_dim(const PrimExpr& dim, const DimBindings& bound);
 
 /// `type` with the bound shape variables replaced.
-inline Type substitute_type(const Type& type, const DimBindings& bound) {
-  if (bound.empty() || !type.defined()) {
-    return type;
-  }
-  if (const auto* tensor = type.as<TensorTypeNode>()) {
-    std::vector<PrimExpr> shape;
-    shape.reserve(tensor->shape.size());
-    for (const PrimExpr& dim : tensor->shape) {
-      shape.push_back(substitute_dim(dim, bound));
-    }
-    return TensorType::make(std::move(shape), tensor->dtype);
-  }
-  if (const auto* tuple = type.as<TupleTypeNode>()) {
-    std::vector<Type> fields;
-    for (const Type& field : tuple->fields) {
-      fields.push_back(substitute_type(field, bound));
-    }
-    return TupleType::make(std::move(fields));
-  }
-  if (const auto* func = type.as<FuncTypeNode>()) {
-    std::vector<Type> params;
-    for (const Type& param : func->params) {
-      params.push_back(substitute_type(param, bound));
-    }
-    return FuncType::make(std::move(params), substitute_type(func->ret, bound));
-  }
-  return type;
-}
+Type substitute_type(const Type& type, const DimBindings& bound);
 
 /// Whether an argument of type `actual` fits a parameter of type `formal`. A dimension of
 /// `formal` that is a variable not bound yet binds to the argument's dimension (the
 /// callee's shape variables); every other dimension must be provably equal once
 /// substituted.
-inline bool match_type(const Type& formal, const Type& actual, DimBindings& bound) {
-  if (!formal.defined() || !actual.defined() ||
-      formal->dynamic_type_index() != actual->dynamic_type_index()) {
-    return false;
-  }
-  if (const auto* x = formal.as<TensorTypeNode>()) {
-    const auto* y = actual.as<TensorTypeNode>();
-    if (x->dtype != y->dtype || x->shape.size() != y->shape.size()) {
-      return false;
-    }
-    for (std::size_t i = 0; i < x->shape.size(); ++i) {
-      if (const auto* var = x->shape[i].as<VarNode>()) {
-        if (!bound.contains(var)) {
-          bound.emplace(var, y->shape[i]);
-          continue;
-        }
-      }
-      if (!ops::dims_equal(substitute_dim(x->shape[i], bound), y->shape[i])) {
-        return false;
-      }
-    }
-    return true;
-  }
-  if (const auto* x = formal.as<TupleTypeNode>()) {
-    const auto* y = actual.as<TupleTypeNode>();
-    if (x->fields.size() != y->fields.size()) {
-      return false;
-    }
-    for (std::size_t i = 0; i < x->fields.size(); ++i) {
-      if (!match_type(x->fields[i], y->fields[i], bound)) {
-        return false;
-      }
-    }
-    return true;
-  }
-  return types_equal(substitute_type(formal, bound), actual);
-}
+bool match_type(const Type& formal, const Type& actual, DimBindings& bound);
 
 /// The graph-level type of a tensor-level scalar expression used in graph code (a literal
 /// such as `2f`, shape arithmetic): a rank-0 tensor of its dtype.
-inline Type scalar_tensor_type(const PrimExpr& e) { return TensorType::make({}, dtype_of(e)); }
+Type scalar_tensor_type(const PrimExpr& e);
 
 /// The type of a constant: its shape and dtype.
-inline Type constant_type(const ConstantNode& constant) {
-  std::vector<PrimExpr> shape;
-  shape.reserve(constant.data.shape().size());
-  for (std::int64_t d : constant.data.shape()) {
-    shape.push_back(IntImm::make(d));
-  }
-  return TensorType::make(std::move(shape), constant.data.dtype());
-}
+Type constant_type(const ConstantNode& constant);
 
 /// The text of a type for messages ("no type" for null).
-inline std::string type_text(const Type& type) {
-  return type.defined() ? type_str(type) : std::string("no type");
-}
+std::string type_text(const Type& type);
 
 /// Whether `e` has graph-level operands the rewriter descends into (calls, tuples,
 /// projections, lets, ifs, closures, call_dps); everything else is a leaf.
-inline bool is_composite(const Expr& e) {
-  return e.is<CallNode>() || e.is<TupleNode>() || e.is<TupleGetItemNode>() || e.is<LetNode>() ||
-         e.is<IfNode>() || e.is<FunctionNode>() || e.is<CallDpsNode>();
-}
+bool is_composite(const Expr& e);
 
 /// The operands of a composite node, in evaluation order: a call's callee then its
 /// arguments, a let's value then its body, an if's condition then its branches, a closure's
 /// body.
-inline std::vector<Expr> operands(const Expr& e) {
-  if (const auto* call = e.as<CallNode>()) {
-    std::vector<Expr> kids{call->op};
-    kids.insert(kids.end(), call->args.begin(), call->args.end());
-    return kids;
-  }
-  if (const auto* tuple = e.as<TupleNode>()) {
-    return tuple->fields;
-  }
-  if (const auto* item = e.as<TupleGetItemNode>()) {
-    return {item->tuple};
-  }
-  if (const auto* let = e.as<LetNode>()) {
-    return {let->value, let->body};
-  }
-  if (const auto* branch = e.as<IfNode>()) {
-    return {branch->cond, branch->then_branch, branch->else_branch};
-  }
-  if (const auto* fn = e.as<FunctionNode>()) {
-    return {fn->body};
-  }
-  if (const auto* dps = e.as<CallDpsNode>()) {
-    return dps->args;
-  }
-  return {};
-}
+std::vector<Expr> operands(const Expr& e);
 
 } // namespace ctir::passes::detail
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/passes/detail/graph_utils-inl.hpp>
+#endif

@@ -1,111 +1,42 @@
 // Helpers the tensor-level passes share: literals as scalars, blocks, substitution, renaming.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/eval/scalar.hpp>
-#include <ctir/ir/builder.hpp>
 #include <ctir/ir/tensor/expr.hpp>
-#include <ctir/ir/tensor/prim_func.hpp>
 #include <ctir/ir/tensor/stmt.hpp>
-#include <ctir/traverse/map.hpp>
-#include <ctir/traverse/walk.hpp>
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
-#include <utility>
-#include <vector>
 
 namespace ctir::passes::detail {
 
 /// The value of a literal (IntImm or FloatImm) as an interpreter scalar, or nothing.
-inline std::optional<eval::Scalar> literal_value(const PrimExpr& e) {
-  if (const auto* imm = e.as<IntImmNode>()) {
-    return eval::Scalar::make_int(imm->dtype, imm->value);
-  }
-  if (const auto* imm = e.as<FloatImmNode>()) {
-    return eval::Scalar::make_float(imm->dtype, imm->value);
-  }
-  return std::nullopt;
-}
+std::optional<eval::Scalar> literal_value(const PrimExpr& e);
 
 /// The literal that spells `value` in its own dtype.
-inline PrimExpr literal_of(const eval::Scalar& value) {
-  if (value.is_float()) {
-    return FloatImm::make(value.f, value.dtype);
-  }
-  return IntImm::make(value.i, value.dtype);
-}
+PrimExpr literal_of(const eval::Scalar& value);
 
 /// The value of an integer literal (not bool, not float), or nothing.
-inline std::optional<std::int64_t> int_literal(const PrimExpr& e) {
-  if (const auto* imm = e.as<IntImmNode>()) {
-    if (!imm->dtype.is_bool()) {
-      return eval::Scalar::make_int(imm->dtype, imm->value).i;
-    }
-  }
-  return std::nullopt;
-}
+std::optional<std::int64_t> int_literal(const PrimExpr& e);
 
 /// `block` with the statements of nested blocks spliced in and empty blocks dropped;
 /// `block` itself when it has no nested block.
-inline SeqStmt flatten_block(const SeqStmt& block) {
-  bool nested = false;
-  for (const Stmt& s : block->seq) {
-    nested = nested || s.is<SeqStmtNode>();
-  }
-  if (!nested) {
-    return block;
-  }
-  std::vector<Stmt> items;
-  // An explicit stack of (block, next index): blocks may nest deeply.
-  std::vector<std::pair<const SeqStmtNode*, std::size_t>> stack{{block.get(), 0}};
-  while (!stack.empty()) {
-    auto& [node, next] = stack.back();
-    if (next == node->seq.size()) {
-      stack.pop_back();
-      continue;
-    }
-    const Stmt& s = node->seq[next++];
-    if (const auto* inner = s.as<SeqStmtNode>()) {
-      stack.emplace_back(inner, 0);
-    } else {
-      items.push_back(s);
-    }
-  }
-  return SeqStmt::make(std::move(items));
-}
+SeqStmt flatten_block(const SeqStmt& block);
 
 /// Whether `s` is a block without statements.
-inline bool is_empty_block(const Stmt& s) {
-  const auto* block = s.as<SeqStmtNode>();
-  return block != nullptr && block->seq.empty();
-}
+bool is_empty_block(const Stmt& s);
 
 /// `body` with every use of `var` replaced by `value` (types mentioning `var` included:
 /// the variables they belong to are remade, and their uses follow).
-inline SeqStmt substitute(const SeqStmt& body, const Var& var, const PrimExpr& value) {
-  return map(body, [&](const Var& v) -> PrimExpr { return v.same_as(var) ? value : PrimExpr(v); });
-}
+SeqStmt substitute(const SeqStmt& body, const Var& var, const PrimExpr& value);
 
 /// `body` with a new variable for each variable it defines (loop variables, `let`
 /// variables, allocated buffers), so that a copy of it can stand next to the original.
-inline SeqStmt fresh_definitions(const SeqStmt& body) {
-  std::unordered_map<const VarNode*, Var> renamed;
-  const auto fresh = [&](const Var& v) {
-    if (v.defined() && !renamed.contains(v.get())) {
-      renamed.emplace(v.get(), Var::make(v->name, v->ty));
-    }
-  };
-  walk(
-      body, [&](const For& loop) { fresh(loop->var); }, [&](const Bind& bind) { fresh(bind->var); },
-      [&](const Allocate& alloc) { fresh(alloc->buffer); });
-  if (renamed.empty()) {
-    return body;
-  }
-  return map(body, [&](const Var& v) -> Var {
-    auto it = renamed.find(v.get());
-    return it == renamed.end() ? v : it->second;
-  });
-}
+SeqStmt fresh_definitions(const SeqStmt& body);
 
 } // namespace ctir::passes::detail
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/passes/detail/tensor_utils-inl.hpp>
+#endif

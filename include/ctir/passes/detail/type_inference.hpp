@@ -1,0 +1,119 @@
+// The type inference of graph-level functions that InferType runs and other passes reuse.
+#pragma once
+
+#include <ctir/core/linkage.hpp>
+#include <ctir/ir/graph/expr.hpp>
+#include <ctir/ir/module.hpp>
+#include <ctir/ir/type.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ctir::passes::detail {
+
+/// The error InferType reports: `ctir: InferType: <what>`, about `node`.
+[[noreturn]] void type_error(const ObjectRef& node, const std::string& what);
+
+/// Infers the types of one graph-level function, rebuilding what changes.
+///
+/// Iterative (an explicit stack), so deep chains of lets and calls need no deep native
+/// stack. Every input node is inferred once (shared dataflow nodes stay shared); the
+/// results are kept, so `type_of` answers for every node of the input and of the output.
+class GraphTypeInference {
+public:
+  /// The declared type of a global function (a FuncType); throws for a missing global or
+  /// a tensor-level one. `use` is the node to blame.
+  using GlobalSignature = std::function<Type(const GlobalVar& global, const ObjectRef& use)>;
+
+  GraphTypeInference(const IRModule& mod, GlobalSignature signature);
+
+  /// `f` with every let-bound variable and the result type filled in; `f` itself when
+  /// nothing was missing. Throws NodeError for an ill-typed node.
+  Function infer_function(const Function& f);
+
+  /// The type of `node`, a node of an inferred function (input or output); null if unknown.
+  Type type_of(const Object* node) const;
+
+private:
+  struct Result {
+    Expr expr;
+    Type type;
+  };
+  struct Frame {
+    Expr node;
+    std::vector<Expr> kids;
+    std::size_t next = 0;
+  };
+
+  const IRModule& module_;
+  GlobalSignature signature_;
+  std::unordered_map<const Object*, Result> done_;
+  std::unordered_map<const Object*, Type> types_;
+  /// Let-bound variables that received a type: the old variable to the new one.
+  std::unordered_map<const Object*, Var> renamed_;
+
+  Result infer(const Expr& root);
+
+  /// Definitions that come into scope before a child: a let's variable before its body,
+  /// a function's parameters before its body.
+  void before_child(const Frame& frame);
+
+  void define_let_var(const LetNode& let);
+
+  const Result& result_of(const Expr& e) const;
+
+  /// The type of operand `e` of `node`, which must be a value.
+  const Type& value_type(const Expr& e, const Expr& node, const std::string& what) const;
+
+  /// The new version of `e`'s operand `kid`.
+  const Expr& updated(const Expr& kid) const;
+
+  Result finish(const Expr& e);
+
+  /// `call` with its operands replaced by their new versions (itself when none changed).
+  template <class Node>
+  Expr rebuilt_call(const Ref<Node>& call, bool with_op) const;
+
+  std::vector<Type> arg_types(const std::vector<Expr>& args, const Expr& node) const;
+
+  static std::string types_text(const std::vector<Type>& types);
+
+  Result finish_call(const Call& call);
+
+  Result finish_call_dps(const CallDps& call);
+};
+
+/// Infers the functions of a module in call order, so that a global call sees the
+/// callee's result type even when only inference provides it.
+class ModuleTypeInference {
+public:
+  explicit ModuleTypeInference(const IRModule& mod);
+  ModuleTypeInference(const ModuleTypeInference&) = delete;
+  ModuleTypeInference& operator=(const ModuleTypeInference&) = delete;
+
+  /// The module with every graph-level function inferred; `mod` itself when nothing changed.
+  IRModule run();
+
+  enum class State { running, done };
+
+  const IRModule& module_;
+  std::unordered_map<std::string, State> state_;
+  std::unordered_map<std::string, Function> inferred_;
+
+  /// `f` inferred, its global calls resolved in the module.
+  Function infer(const Function& f);
+
+private:
+  Function infer_global(const std::string& name);
+
+  Type signature(const GlobalVar& global, const ObjectRef& use);
+};
+
+} // namespace ctir::passes::detail
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/passes/detail/type_inference-inl.hpp>
+#endif

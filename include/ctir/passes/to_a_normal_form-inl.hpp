@@ -1,0 +1,350 @@
+// Definitions of <ctir/passes/to_a_normal_form.hpp>.
+#pragma once
+
+#include <ctir/passes/to_a_normal_form.hpp>
+
+#include <ctir/core/error.hpp>
+#include <ctir/passes/detail/graph_rewriter.hpp>
+#include <ctir/passes/detail/graph_utils.hpp>
+#include <ctir/passes/detail/type_inference.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace ctir::passes {
+
+namespace detail {
+
+/// The scope tree of one graph-level function for ToANormalForm, and the scope each
+/// computation is bound in.
+///
+/// The scopes are the function's body, each branch of an if and each closure's body. A
+/// computation is bound in the innermost scope that contains all its uses (their lowest
+/// common ancestor), so a node shared by both branches of an if is bound before the if,
+/// and one used by a single branch stays inside it. Scopes are found top-down over the
+/// DAG in reverse post-order (every user before what it uses), iteratively.
+class AnfScopes {
+public:
+  static constexpr std::size_t root = 0;
+
+  explicit AnfScopes(const Function& f) : scopes_{{root, 0}} {
+    for (const Var& param : f->params) {
+      names_.insert(param->name);
+    }
+    if (!f->body.defined() || !is_composite(f->body)) {
+      note_name(f->body);
+      return;
+    }
+    const std::vector<Expr> order = post_order(f->body);
+    scope_of_.emplace(f->body.get(), root);
+    for (std::size_t k = order.size(); k-- > 0;) {
+      const Expr& node = order[k];
+      const std::size_t scope = scope_of_.at(node.get());
+      const std::vector<Expr> kids = operands(node);
+      std::array<std::size_t, 3> inner{scope, scope, scope};
+      if (node.is<IfNode>()) {
+        inner[1] = add_scope(scope);
+        inner[2] = add_scope(scope);
+        children_.emplace(node.get(), inner);
+      } else if (node.is<FunctionNode>()) {
+        inner[0] = add_scope(scope);
+        children_.emplace(node.get(), inner);
+      }
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        if (!kids[i].defined() || !is_composite(kids[i])) {
+          continue;
+        }
+        const std::size_t use = inner[i < inner.size() ? i : 0];
+        auto [it, first] = scope_of_.try_emplace(kids[i].get(), use);
+        if (!first) {
+          it->second = common_ancestor(it->second, use);
+        }
+      }
+    }
+  }
+
+  /// The scope `node` (a composite node of the function) is bound in.
+  std::size_t scope_of(const Object* node) const { return scope_of_.at(node); }
+  /// The scope of operand `index` of an if (1, 2: its branches) or a closure (0: its body).
+  std::size_t inner_scope(const Object* node, std::size_t index) const {
+    return children_.at(node)[index];
+  }
+  std::size_t size() const noexcept { return scopes_.size(); }
+  /// The names of the function's graph-level variables (parameters, let variables, uses).
+  const std::unordered_set<std::string>& names() const noexcept { return names_; }
+
+private:
+  struct Scope {
+    std::size_t parent;
+    std::size_t depth;
+  };
+  struct Frame {
+    Expr node;
+    std::vector<Expr> kids;
+    std::size_t next = 0;
+  };
+
+  std::vector<Scope> scopes_;
+  std::unordered_map<const Object*, std::size_t> scope_of_;
+  /// The scopes an if's branches (indices 1, 2) or a closure's body (index 0) open.
+  std::unordered_map<const Object*, std::array<std::size_t, 3>> children_;
+  std::unordered_set<std::string> names_;
+
+  void note_name(const Expr& e) {
+    if (const auto* var = e.as<VarNode>()) {
+      names_.insert(var->name);
+    }
+  }
+
+  /// The composite nodes under `root`, each once, every node after its operands.
+  std::vector<Expr> post_order(const Expr& body) {
+    std::vector<Expr> order;
+    std::unordered_set<const Object*> seen{body.get()};
+    std::vector<Frame> stack;
+    stack.push_back({body, operands(body)});
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      if (top.next < top.kids.size()) {
+        Expr kid = top.kids[top.next++];
+        if (kid.defined() && is_composite(kid)) {
+          if (seen.insert(kid.get()).second) {
+            std::vector<Expr> kids = operands(kid);
+            stack.push_back({std::move(kid), std::move(kids)});
+          }
+        } else {
+          note_name(kid);
+        }
+        continue;
+      }
+      if (const auto* let = top.node.as<LetNode>()) {
+        note_name(let->var);
+      } else if (const auto* fn = top.node.as<FunctionNode>()) {
+        for (const Var& param : fn->params) {
+          names_.insert(param->name);
+        }
+      }
+      order.push_back(std::move(top.node));
+      stack.pop_back();
+    }
+    return order;
+  }
+
+  std::size_t add_scope(std::size_t parent) {
+    scopes_.push_back({parent, scopes_[parent].depth + 1});
+    return scopes_.size() - 1;
+  }
+
+  std::size_t common_ancestor(std::size_t a, std::size_t b) const {
+    while (scopes_[a].depth > scopes_[b].depth) {
+      a = scopes_[a].parent;
+    }
+    while (scopes_[b].depth > scopes_[a].depth) {
+      b = scopes_[b].parent;
+    }
+    while (a != b) {
+      a = scopes_[a].parent;
+      b = scopes_[b].parent;
+    }
+    return a;
+  }
+};
+
+/// The rewriting state of ToANormalForm for one (typed) function.
+///
+/// Each scope collects its bindings in evaluation order; a computation reached for the
+/// first time is appended to the list of its own scope (which is open: it contains the
+/// use), so a node that an if's branches share lands before the if, whose binding follows
+/// once its branches are done. A scope's list is wrapped around its result as a chain of
+/// lets when the if or closure that opens it is rebuilt (the body's at the end). Bindings
+/// that come from the input's lets reuse those lets when nothing in them changed, so
+/// A-normal input comes back as the same object.
+class AnfConverter : public GraphRewriter<AnfConverter> {
+public:
+  AnfConverter(const Function& f, const GraphTypeInference& types)
+      : scopes_(f), types_(types), lists_(scopes_.size()) {}
+
+  Function run(const Function& f) {
+    if (!f->body.defined()) {
+      return f;
+    }
+    const Expr result = rewrite(f->body);
+    const Expr body = wrap(AnfScopes::root, result);
+    if (body.same_as(f->body)) {
+      return f;
+    }
+    auto copy = clone_object(*f);
+    copy->body = body;
+    return std::move(copy).publish();
+  }
+
+  void enter(const Expr& node, std::size_t index, const std::vector<Expr>& done) {
+    const auto* let = node.as<LetNode>();
+    if (let == nullptr) {
+      return;
+    }
+    const Expr& value = let->value;
+    if (index == 0) {
+      // A computation first reached as a let's value, in the let's scope, is bound to the
+      // let's own variable rather than to a new one.
+      if (value.defined() && is_composite(value) && !value.is<LetNode>() &&
+          find_memo(value.get()) == nullptr &&
+          scopes_.scope_of(value.get()) == scopes_.scope_of(node.get())) {
+        named_.emplace(value.get(), downcast<LetNode>(node));
+      }
+      return;
+    }
+    if (index == 1) {
+      auto it = named_.find(value.get());
+      if (it == named_.end() || !it->second.same_as(node)) {
+        push(scopes_.scope_of(node.get()), let->var, done[0], downcast<LetNode>(node));
+      }
+    }
+  }
+
+  Expr post(const Expr& original, Expr rebuilt) {
+    if (original.is<LetNode>()) {
+      // The binding is in its scope's list already; the let stands for its body's value.
+      return rebuilt.as<LetNode>()->body;
+    }
+    if (const auto* branch = rebuilt.as<IfNode>()) {
+      const auto* old = original.as<IfNode>();
+      Expr then_branch = wrap(scopes_.inner_scope(old, 1), branch->then_branch);
+      Expr else_branch = wrap(scopes_.inner_scope(old, 2), branch->else_branch);
+      if (!branch->cond.same_as(old->cond) || !then_branch.same_as(old->then_branch) ||
+          !else_branch.same_as(old->else_branch)) {
+        auto copy = clone_object(*old);
+        copy->cond = branch->cond;
+        copy->then_branch = std::move(then_branch);
+        copy->else_branch = std::move(else_branch);
+        rebuilt = std::move(copy).publish();
+      } else {
+        rebuilt = original;
+      }
+    } else if (const auto* fn = rebuilt.as<FunctionNode>()) {
+      const auto* old = original.as<FunctionNode>();
+      Expr body = wrap(scopes_.inner_scope(old, 0), fn->body);
+      if (!body.same_as(old->body)) {
+        auto copy = clone_object(*old);
+        copy->body = std::move(body);
+        rebuilt = std::move(copy).publish();
+      } else {
+        rebuilt = original;
+      }
+    }
+    return bind(original, std::move(rebuilt));
+  }
+
+private:
+  /// One binding of a scope: `let var = value`, made from the input's `let` when there
+  /// was one (null otherwise).
+  struct Binding {
+    Var var;
+    Expr value;
+    Let let;
+  };
+
+  AnfScopes scopes_;
+  const GraphTypeInference& types_;
+  /// The bindings of each scope, by scope index, in evaluation order.
+  std::vector<std::vector<Binding>> lists_;
+  /// Computations bound to the variable of the input let whose value they are.
+  std::unordered_map<const Object*, Let> named_;
+  std::size_t next_name_ = 0;
+
+  void push(std::size_t scope, Var var, Expr value, Let let) {
+    lists_[scope].push_back({std::move(var), std::move(value), std::move(let)});
+  }
+
+  /// Binds the rewritten `value` of input node `original` in its scope; returns the variable.
+  Expr bind(const Expr& original, Expr value) {
+    const std::size_t scope = scopes_.scope_of(original.get());
+    if (auto it = named_.find(original.get()); it != named_.end()) {
+      Var var = it->second->var;
+      push(scope, var, std::move(value), it->second);
+      return var;
+    }
+    Type type = types_.type_of(original.get());
+    if (!type.defined()) {
+      throw NodeError(original, "ctir: ToANormalForm: this expression has no inferred type; "
+                                "run InferType before ToANormalForm");
+    }
+    Var var = Var::make(fresh_name(), std::move(type));
+    push(scope, var, std::move(value), Let());
+    return var;
+  }
+
+  /// A name not used in the function yet: x0, x1, ...
+  std::string fresh_name() {
+    while (true) {
+      std::string name = "x" + std::to_string(next_name_++);
+      if (!scopes_.names().contains(name)) {
+        return name;
+      }
+    }
+  }
+
+  /// The bindings of `scope` as a chain of lets around `result` (consumes the list).
+  Expr wrap(std::size_t scope, const Expr& result) {
+    std::vector<Binding> list = std::move(lists_[scope]);
+    lists_[scope].clear();
+    Expr body = result;
+    for (std::size_t k = list.size(); k-- > 0;) {
+      Binding& binding = list[k];
+      const Let& let = binding.let;
+      if (!let.defined()) {
+        body = Let::make(std::move(binding.var), std::move(binding.value), std::move(body));
+      } else if (let->var.same_as(binding.var) && let->value.same_as(binding.value) &&
+                 let->body.same_as(body)) {
+        body = let;
+      } else {
+        auto copy = clone_object(*let);
+        copy->value = std::move(binding.value);
+        copy->body = std::move(body);
+        body = std::move(copy).publish();
+      }
+    }
+    return body;
+  }
+};
+
+/// The declared type of a global graph-level function of `mod` (inferred when only
+/// inference gives its result type), for the type inference ToANormalForm runs.
+CTIR_INLINE Type anf_signature(const IRModule& mod, const GlobalVar& global, const ObjectRef& use) {
+  const Function fn = try_downcast<FunctionNode>(mod.find(global->name));
+  if (!fn.defined()) {
+    throw NodeError(use, "ctir: ToANormalForm: @" + global->name +
+                             " is not a graph-level function of the module");
+  }
+  const Type ret = fn->ret_type.defined() ? fn->ret_type : infer_type(fn, mod)->ret_type;
+  std::vector<Type> params;
+  params.reserve(fn->params.size());
+  for (const Var& param : fn->params) {
+    params.push_back(param->ty);
+  }
+  return FuncType::make(std::move(params), ret);
+}
+
+} // namespace detail
+
+CTIR_INLINE Function to_a_normal_form(const Function& f, const IRModule& mod) {
+  if (!f.defined()) {
+    throw Error("ctir: ToANormalForm: the function is null");
+  }
+  detail::GraphTypeInference types(mod, [&mod](const GlobalVar& global, const ObjectRef& use) {
+    return detail::anf_signature(mod, global, use);
+  });
+  const Function typed = types.infer_function(f);
+  return detail::AnfConverter(typed, types).run(typed);
+}
+
+CTIR_INLINE Function ToANormalForm::transform_function(Function f, const IRModule& mod,
+                                                       const PassContext&) const {
+  return to_a_normal_form(f, mod);
+}
+
+} // namespace ctir::passes
