@@ -144,21 +144,22 @@ using Or = Ref<OrNode>;
 
 // The factories of the binary nodes are compiled once, in the library.
 #ifndef CTIR_HEADER_ONLY
-extern template Ref<AddNode> AddNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<SubNode> SubNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<MulNode> MulNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<DivNode> DivNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<ModNode> ModNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<MinNode> MinNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<MaxNode> MaxNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<EQNode> EQNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<NENode> NENode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<LTNode> LTNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<LENode> LENode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<GTNode> GTNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<GENode> GENode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<AndNode> AndNode::ref_methods::make(PrimExpr, PrimExpr);
-extern template Ref<OrNode> OrNode::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<AddNode> BinaryNode<BinaryOp::add>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<SubNode> BinaryNode<BinaryOp::sub>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<MulNode> BinaryNode<BinaryOp::mul>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<DivNode> BinaryNode<BinaryOp::div>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<ModNode> BinaryNode<BinaryOp::mod>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<MinNode> BinaryNode<BinaryOp::min>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<MaxNode> BinaryNode<BinaryOp::max>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<EQNode> BinaryNode<BinaryOp::eq>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<NENode> BinaryNode<BinaryOp::ne>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<LTNode> BinaryNode<BinaryOp::lt>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<LENode> BinaryNode<BinaryOp::le>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<GTNode> BinaryNode<BinaryOp::gt>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<GENode> BinaryNode<BinaryOp::ge>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<AndNode> BinaryNode<BinaryOp::logical_and>::ref_methods::make(PrimExpr,
+                                                                                  PrimExpr);
+extern template Ref<OrNode> BinaryNode<BinaryOp::logical_or>::ref_methods::make(PrimExpr, PrimExpr);
 #endif
 
 /// Logical negation `!a`.
