@@ -65,42 +65,6 @@ CTIR_INLINE DataType dtype_of_node(const PrimExprNode* node) {
   return DataType::int32();
 }
 
-CTIR_INLINE PrimExpr make_binary(BinaryOp op, PrimExpr a, PrimExpr b) {
-  switch (op) {
-  case BinaryOp::add:
-    return Ref<AddNode>::make(std::move(a), std::move(b));
-  case BinaryOp::sub:
-    return Ref<SubNode>::make(std::move(a), std::move(b));
-  case BinaryOp::mul:
-    return Ref<MulNode>::make(std::move(a), std::move(b));
-  case BinaryOp::div:
-    return Ref<DivNode>::make(std::move(a), std::move(b));
-  case BinaryOp::mod:
-    return Ref<ModNode>::make(std::move(a), std::move(b));
-  case BinaryOp::min:
-    return Ref<MinNode>::make(std::move(a), std::move(b));
-  case BinaryOp::max:
-    return Ref<MaxNode>::make(std::move(a), std::move(b));
-  case BinaryOp::eq:
-    return Ref<EQNode>::make(std::move(a), std::move(b));
-  case BinaryOp::ne:
-    return Ref<NENode>::make(std::move(a), std::move(b));
-  case BinaryOp::lt:
-    return Ref<LTNode>::make(std::move(a), std::move(b));
-  case BinaryOp::le:
-    return Ref<LENode>::make(std::move(a), std::move(b));
-  case BinaryOp::gt:
-    return Ref<GTNode>::make(std::move(a), std::move(b));
-  case BinaryOp::ge:
-    return Ref<GENode>::make(std::move(a), std::move(b));
-  case BinaryOp::logical_and:
-    return Ref<AndNode>::make(std::move(a), std::move(b));
-  case BinaryOp::logical_or:
-    return Ref<OrNode>::make(std::move(a), std::move(b));
-  }
-  return {};
-}
-
 } // namespace detail
 
 CTIR_INLINE DataType dtype_of(const PrimExpr& expr) {

@@ -53,35 +53,32 @@ template <class T>
 PrimExpr operand(T&& value) {
   return PrimExpr(std::forward<T>(value));
 }
-
-/// `a op b` as a node: what every operator below comes down to, compiled once.
-PrimExpr make_binary(BinaryOp op, PrimExpr a, PrimExpr b);
 } // namespace detail
 
 template <class A, class B>
 requires detail::one_is_prim_expr<A, B> PrimExpr operator+(A&& a, B&& b) {
-  return detail::make_binary(BinaryOp::add, detail::operand(std::forward<A>(a)),
-                             detail::operand(std::forward<B>(b)));
+  return Ref<AddNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <class A, class B>
 requires detail::one_is_prim_expr<A, B> PrimExpr operator-(A&& a, B&& b) {
-  return detail::make_binary(BinaryOp::sub, detail::operand(std::forward<A>(a)),
-                             detail::operand(std::forward<B>(b)));
+  return Ref<SubNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <class A, class B>
 requires detail::one_is_prim_expr<A, B> PrimExpr operator*(A&& a, B&& b) {
-  return detail::make_binary(BinaryOp::mul, detail::operand(std::forward<A>(a)),
-                             detail::operand(std::forward<B>(b)));
+  return Ref<MulNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <class A, class B>
 requires detail::one_is_prim_expr<A, B> PrimExpr operator/(A&& a, B&& b) {
-  return detail::make_binary(BinaryOp::div, detail::operand(std::forward<A>(a)),
-                             detail::operand(std::forward<B>(b)));
+  return Ref<DivNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <class A, class B>
 requires detail::one_is_prim_expr<A, B> PrimExpr operator%(A&& a, B&& b) {
-  return detail::make_binary(BinaryOp::mod, detail::operand(std::forward<A>(a)),
-                             detail::operand(std::forward<B>(b)));
+  return Ref<ModNode>::make(detail::operand(std::forward<A>(a)),
+                            detail::operand(std::forward<B>(b)));
 }
 template <prim_expr_ref A>
 PrimExpr operator-(A&& a) {
@@ -89,22 +86,22 @@ PrimExpr operator-(A&& a) {
 }
 
 // Comparisons are named functions: on Refs, == and < keep their identity meaning.
-#define CTIR_DETAIL_NAMED_BINARY(name, op)                                                         \
+#define CTIR_DETAIL_NAMED_BINARY(name, Node)                                                       \
   template <class A, class B>                                                                      \
   requires detail::one_is_prim_expr<A, B> PrimExpr name(A&& a, B&& b) {                            \
-    return detail::make_binary(BinaryOp::op, detail::operand(std::forward<A>(a)),                  \
-                               detail::operand(std::forward<B>(b)));                               \
+    return Ref<Node>::make(detail::operand(std::forward<A>(a)),                                    \
+                           detail::operand(std::forward<B>(b)));                                   \
   }
-CTIR_DETAIL_NAMED_BINARY(eq, eq)
-CTIR_DETAIL_NAMED_BINARY(ne, ne)
-CTIR_DETAIL_NAMED_BINARY(lt, lt)
-CTIR_DETAIL_NAMED_BINARY(le, le)
-CTIR_DETAIL_NAMED_BINARY(gt, gt)
-CTIR_DETAIL_NAMED_BINARY(ge, ge)
-CTIR_DETAIL_NAMED_BINARY(min, min)
-CTIR_DETAIL_NAMED_BINARY(max, max)
-CTIR_DETAIL_NAMED_BINARY(logical_and, logical_and)
-CTIR_DETAIL_NAMED_BINARY(logical_or, logical_or)
+CTIR_DETAIL_NAMED_BINARY(eq, EQNode)
+CTIR_DETAIL_NAMED_BINARY(ne, NENode)
+CTIR_DETAIL_NAMED_BINARY(lt, LTNode)
+CTIR_DETAIL_NAMED_BINARY(le, LENode)
+CTIR_DETAIL_NAMED_BINARY(gt, GTNode)
+CTIR_DETAIL_NAMED_BINARY(ge, GENode)
+CTIR_DETAIL_NAMED_BINARY(min, MinNode)
+CTIR_DETAIL_NAMED_BINARY(max, MaxNode)
+CTIR_DETAIL_NAMED_BINARY(logical_and, AndNode)
+CTIR_DETAIL_NAMED_BINARY(logical_or, OrNode)
 #undef CTIR_DETAIL_NAMED_BINARY
 
 PrimExpr logical_not(PrimExpr a);
