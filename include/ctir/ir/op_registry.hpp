@@ -89,7 +89,7 @@ using OpKernel =
 
 class OpRegistry;
 namespace ops {
-/// Registers the built-in operators into `registry` (defined in ir/ops.hpp).
+/// Registers the built-in operators into `registry` (see ir/ops.hpp).
 void register_builtin_ops(OpRegistry& registry);
 } // namespace ops
 
