@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 TEST_CASE("static types are found by key and by index with their ancestors") {
+  ctir::register_ir_types();
   const ctir::TypeInfo* loop = ctir::TypeRegistry::global().find("ir.For");
   REQUIRE(loop != nullptr);
   CHECK(loop->index == ctir::ForNode::type_index);
@@ -21,6 +22,7 @@ TEST_CASE("type indices are the hash of the key, the same in every build") {
 }
 
 TEST_CASE("every registered type is listed, sorted by key") {
+  ctir::register_ir_types();
   auto all = ctir::TypeRegistry::global().all();
   REQUIRE(all.size() >= 40);
   for (std::size_t i = 1; i < all.size(); ++i) {
@@ -29,6 +31,7 @@ TEST_CASE("every registered type is listed, sorted by key") {
 }
 
 TEST_CASE("registering a runtime type twice or under an unknown parent is an error") {
+  ctir::register_ir_types();
   ctir::RuntimeTypeSpec spec;
   spec.key = "registry_test.Abstract";
   spec.parent_key = "ir.Stmt";
@@ -55,6 +58,7 @@ TEST_CASE("registering a runtime type twice or under an unknown parent is an err
 }
 
 TEST_CASE("a final type is recorded as final and no runtime type may derive from it") {
+  ctir::register_ir_types();
   CHECK(ctir::type_info_v<ctir::SeqStmtNode>.is_final);
   CHECK_FALSE(ctir::type_info_v<ctir::StmtNode>.is_final);
   CHECK_FALSE(ctir::type_info_v<ctir::Object>.is_final);

@@ -8,6 +8,7 @@
 namespace {
 
 const ctir::TypeInfo& loop_hint_type() {
+  ctir::register_ir_types(); // its fields name IR types by key
   static const ctir::TypeInfo& type = ctir::register_dynamic_type<ctir::StmtNode>(
       "plugin.LoopHint",
       {{.name = "target", .kind = ctir::FieldKind::node, .element_type_key = "ir.Stmt"},

@@ -63,6 +63,7 @@ void check_all(ctir::type_list<Ts...>) {
 } // namespace
 
 TEST_CASE("the runtime hook table equals the static one for every IR node type") {
+  ctir::register_ir_types();
   check_all(ctir::ir_node_types{});
 }
 

@@ -1,14 +1,14 @@
 // The error types of ctir: a message, and the IR node it is about when there is one.
 #pragma once
 
-#include <ctir/core/object.hpp>
+#include <ctir/core/linkage.hpp>
 
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace ctir {
 
+class Object;
 template <class T>
 class Ref;
 using ObjectRef = Ref<Object>;
@@ -24,33 +24,16 @@ public:
 class NodeError : public Error {
 public:
   NodeError(const ObjectRef& node, const std::string& message);
-  NodeError(const NodeError& other) noexcept : Error(other), node_(other.node_) { retain(); }
-  NodeError& operator=(const NodeError& other) noexcept {
-    if (this != &other) {
-      Error::operator=(other);
-      release();
-      node_ = other.node_;
-      retain();
-    }
-    return *this;
-  }
-  ~NodeError() override { release(); }
+  NodeError(const NodeError& other) noexcept;
+  NodeError& operator=(const NodeError& other) noexcept;
+  ~NodeError() override;
 
   /// The offending node; may be null.
   ObjectRef node() const noexcept;
 
 private:
-  void retain() const noexcept {
-    if (node_ != nullptr) {
-      detail::object_access::inc_ref(node_);
-    }
-  }
-  void release() noexcept {
-    if (node_ != nullptr && detail::object_access::dec_ref(node_)) {
-      detail::destroy_object(const_cast<Object*>(node_));
-    }
-    node_ = nullptr;
-  }
+  void retain() const noexcept;
+  void release() noexcept;
   // Held by hand rather than as an ObjectRef so that this header does not need ref.hpp
   // (which itself throws Errors).
   const Object* node_ = nullptr;
@@ -58,5 +41,7 @@ private:
 
 } // namespace ctir
 
-// NodeError's members that need a complete Ref are defined at the end of ref.hpp.
+// NodeError::node() returns a Ref: bring it to every user of this header. NodeError's
+// members, which need a complete Ref, are defined in error-inl.hpp, which ref.hpp includes
+// at its end in header-only mode (whichever of the two headers comes first).
 #include <ctir/core/ref.hpp>

@@ -3,12 +3,10 @@
 
 #include <ctir/core/type_info.hpp>
 
-#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 namespace ctir {
 
@@ -90,7 +88,9 @@ struct DestroyQueue {
     if (size == capacity) {
       // An allocation failure here ends the program, as it would in std::vector.
       auto* bigger = new Object*[capacity * 2];
-      std::copy(slots(), slots() + size, bigger);
+      for (std::size_t i = 0; i < size; ++i) {
+        bigger[i] = slots()[i];
+      }
       delete[] heap;
       heap = bigger;
       capacity *= 2;

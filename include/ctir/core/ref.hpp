@@ -7,9 +7,7 @@
 
 #include <compare>
 #include <cstddef>
-#include <functional>
-#include <stdexcept>
-#include <string>
+#include <string> // also declares std::hash
 #include <type_traits>
 #include <utility>
 
@@ -191,14 +189,6 @@ Ref<T> ref_of(const T* object) noexcept {
 
 } // namespace ctir
 
-namespace ctir {
-inline NodeError::NodeError(const ObjectRef& node, const std::string& message)
-    : Error(message), node_(node.get()) {
-  retain();
-}
-inline ObjectRef NodeError::node() const noexcept { return ObjectRef::borrow(node_); }
-} // namespace ctir
-
 /// Refs hash by identity, like their operator==.
 template <class T>
 struct std::hash<ctir::Ref<T>> {
@@ -206,3 +196,8 @@ struct std::hash<ctir::Ref<T>> {
     return std::hash<const void*>{}(static_cast<const void*>(ref.get()));
   }
 };
+
+// NodeError's members need a complete Ref: error.hpp leaves them to this point.
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/core/error-inl.hpp>
+#endif

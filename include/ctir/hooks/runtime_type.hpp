@@ -2,11 +2,14 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/type_registry.hpp>
 #include <ctir/hooks/type_table.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -24,33 +27,9 @@ struct value_traits<std::monostate> {
 
 template <>
 struct value_traits<DynamicValue> {
-  static bool equal(const DynamicValue& a, const DynamicValue& b) {
-    if (a.index() != b.index()) {
-      return false;
-    }
-    return std::visit(
-        [&](const auto& va) {
-          using V = std::decay_t<decltype(va)>;
-          return value_traits<V>::equal(va, std::get<V>(b));
-        },
-        a);
-  }
-  static std::uint64_t hash(const DynamicValue& a) {
-    return hash_combine(a.index(), std::visit(
-                                       [](const auto& v) {
-                                         using V = std::decay_t<decltype(v)>;
-                                         return value_traits<V>::hash(v);
-                                       },
-                                       a));
-  }
-  static void print(const DynamicValue& a, std::string& out) {
-    std::visit(
-        [&](const auto& v) {
-          using V = std::decay_t<decltype(v)>;
-          value_traits<V>::print(v, out);
-        },
-        a);
-  }
+  static bool equal(const DynamicValue& a, const DynamicValue& b);
+  static std::uint64_t hash(const DynamicValue& a);
+  static void print(const DynamicValue& a, std::string& out);
 };
 
 /// One field of a node type described at run time.
@@ -84,14 +63,8 @@ DynamicNode<Base>& as_dynamic(Object& object) {
   return static_cast<DynamicNode<Base>&>(static_cast<Base&>(object));
 }
 
-inline ObjectRef checked_dynamic_value(ObjectRef value, const FieldInfo& field) {
-  if (value.defined() &&
-      !value->type_info().derives_from(*TypeRegistry::global().find(field.element_type_index))) {
-    throw bad_node_cast("ctir: field '" + std::string(field.name) + "' cannot hold a " +
-                        std::string(value->dynamic_type_key()));
-  }
-  return value;
-}
+/// `value` if the field may hold it; throws bad_node_cast naming the field otherwise.
+ObjectRef checked_dynamic_value(ObjectRef value, const FieldInfo& field);
 
 template <class Base>
 struct dynamic_accessors {
@@ -129,6 +102,48 @@ struct dynamic_accessors {
   }
 };
 
+/// The slot accessors of DynamicNode<Base> as plain function pointers: all that the
+/// registration code, which is not a template, needs to know of Base.
+struct DynamicAccessTable {
+  const Object* (*get)(const Object&, const FieldInfo&);
+  void (*set)(Object&, const FieldInfo&, ObjectRef);
+  std::size_t (*size)(const Object&, const FieldInfo&);
+  const Object* (*at)(const Object&, const FieldInfo&, std::size_t);
+  void (*set_at)(Object&, const FieldInfo&, std::size_t, ObjectRef);
+  bool (*equal)(const Object&, const Object&, const FieldInfo&);
+  std::uint64_t (*hash)(const Object&, const FieldInfo&);
+  void (*print)(const Object&, const FieldInfo&, std::string&);
+  bool (*is_default)(const Object&, const FieldInfo&);
+  void (*destroy)(Object*) noexcept;
+  Object* (*clone)(const Object&);
+};
+
+template <class Base>
+inline constexpr DynamicAccessTable dynamic_access_table_v = {
+    &dynamic_accessors<Base>::get,        &dynamic_accessors<Base>::set,
+    &dynamic_accessors<Base>::size,       &dynamic_accessors<Base>::at,
+    &dynamic_accessors<Base>::set_at,     &dynamic_accessors<Base>::equal,
+    &dynamic_accessors<Base>::hash,       &dynamic_accessors<Base>::print,
+    &dynamic_accessors<Base>::is_default, &dynamic_accessors<Base>::destroy,
+    &dynamic_accessors<Base>::clone};
+
+/// register_dynamic_type once Base is registered: builds the spec and registers it.
+const TypeInfo& add_dynamic_type(std::string key, std::string_view parent_key,
+                                 const std::vector<RuntimeFieldSpec>& fields, bool is_abstract,
+                                 const DynamicAccessTable& access);
+
+/// How many node, array and value slots a DynamicNode of `type` needs.
+struct DynamicSlotCounts {
+  std::size_t nodes = 0;
+  std::size_t arrays = 0;
+  std::size_t values = 0;
+};
+
+/// The slots of `type`; throws unless `type` is concrete and was registered with
+/// register_dynamic_type<Base> (`base_key` and `access` describe Base).
+DynamicSlotCounts dynamic_slot_counts(const TypeInfo& type, std::string_view base_key,
+                                      const DynamicAccessTable& access);
+
 } // namespace detail
 
 /// Registers a node type described at run time, derived from the compiled-in node type
@@ -138,84 +153,26 @@ template <ir_node Base>
 const TypeInfo& register_dynamic_type(std::string key, const std::vector<RuntimeFieldSpec>& fields,
                                       bool is_abstract = false) {
   register_type<Base>();
-  RuntimeTypeSpec spec;
-  spec.key = std::move(key);
-  spec.parent_key = std::string(Base::type_key);
-  spec.is_abstract = is_abstract;
-  std::uint32_t node_slots = 0;
-  std::uint32_t array_slots = 0;
-  std::uint32_t value_slots = 0;
-  using access = detail::dynamic_accessors<Base>;
-  for (const RuntimeFieldSpec& f : fields) {
-    FieldInfo info;
-    info.name = f.name; // the registry copies the name into storage it owns
-    info.kind = f.kind;
-    info.def_kind = f.def_kind;
-    info.flags = f.flags;
-    if (f.kind != FieldKind::value) {
-      const TypeInfo* element = TypeRegistry::global().find(f.element_type_key);
-      if (element == nullptr) {
-        throw type_registration_error(
-            "ctir: field '" + f.name + "' of '" + spec.key + "' names an unknown element type '" +
-            f.element_type_key +
-            "' (register it first: ctir::register_ir_types() registers the IR's types, "
-            "ctir::register_type<T>() any static type)");
-      }
-      info.element_type_index = element->index;
-    }
-    if (f.kind == FieldKind::node) {
-      info.slot = node_slots++;
-      info.get = &access::get;
-      info.set = &access::set;
-    } else if (f.kind == FieldKind::node_array) {
-      info.slot = array_slots++;
-      info.size = &access::size;
-      info.at = &access::at;
-      info.set_at = &access::set_at;
-    } else {
-      info.slot = value_slots++;
-      info.equal = &access::equal;
-      info.hash = &access::hash;
-      info.print = &access::print;
-      info.is_default = &access::is_default;
-    }
-    spec.own_fields.push_back(info);
-  }
-  spec.destroy = &access::destroy;
-  spec.clone = &access::clone;
-  return TypeRegistry::global().add_runtime_type(std::move(spec));
+  return detail::add_dynamic_type(std::move(key), Base::type_key, fields, is_abstract,
+                                  detail::dynamic_access_table_v<Base>);
 }
 
 /// Creates an object of a type registered with register_dynamic_type<Base>; its slots
 /// start null / empty / none. Fill them through the returned Owned before publishing.
 template <ir_node Base>
 Owned<DynamicNode<Base>> make_dynamic(const TypeInfo& type) {
-  if (type.is_abstract || type.parent == nullptr ||
-      type.clone != &detail::dynamic_accessors<Base>::clone) {
-    throw Error("ctir: make_dynamic<" + std::string(Base::type_key) + ">: '" +
-                std::string(type.key) +
-                "' is not a concrete type registered with "
-                "register_dynamic_type<" +
-                std::string(Base::type_key) + ">");
-  }
+  const detail::DynamicSlotCounts slots =
+      detail::dynamic_slot_counts(type, Base::type_key, detail::dynamic_access_table_v<Base>);
   auto* node = new DynamicNode<Base>();
-  std::size_t nodes = 0;
-  std::size_t arrays = 0;
-  std::size_t values = 0;
-  for (const FieldInfo& field : type.fields) {
-    if (field.get == &detail::dynamic_accessors<Base>::get) {
-      nodes = std::max<std::size_t>(nodes, field.slot + 1U);
-    } else if (field.size == &detail::dynamic_accessors<Base>::size) {
-      arrays = std::max<std::size_t>(arrays, field.slot + 1U);
-    } else if (field.equal == &detail::dynamic_accessors<Base>::equal) {
-      values = std::max<std::size_t>(values, field.slot + 1U);
-    }
-  }
-  node->nodes.resize(nodes);
-  node->arrays.resize(arrays);
-  node->values.resize(values);
+  node->nodes.resize(slots.nodes);
+  node->arrays.resize(slots.arrays);
+  node->values.resize(slots.values);
   detail::object_access::stamp(*node, &type);
   return Owned<DynamicNode<Base>>(node);
 }
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/hooks/runtime_type-inl.hpp>
+#endif

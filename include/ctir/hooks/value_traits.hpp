@@ -1,7 +1,8 @@
 // How plain (non-node) field values are compared, hashed and printed.
 #pragma once
 
-#include <bit>
+#include <ctir/core/linkage.hpp>
+
 #include <boost/hana/accessors.hpp>
 #include <boost/hana/at.hpp>
 #include <boost/hana/concept/struct.hpp>
@@ -9,8 +10,6 @@
 #include <boost/hana/second.hpp>
 #include <boost/hana/size.hpp>
 #include <boost/hana/string.hpp>
-#include <charconv>
-#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <cstring>
@@ -42,18 +41,13 @@ constexpr std::uint64_t hash_bytes(std::string_view bytes) noexcept {
 
 /// Formats a floating-point number in the shortest form that reads back to the same value.
 template <std::floating_point F>
-std::string shortest_float(F value) {
-  if (std::isnan(value)) {
-    return "nan";
-  }
-  if (std::isinf(value)) {
-    return value < 0 ? "-inf" : "inf";
-  }
-  char buffer[64];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  (void)error;
-  return std::string(buffer, end);
-}
+std::string shortest_float(F value);
+
+#ifndef CTIR_HEADER_ONLY
+extern template std::string shortest_float<float>(float);
+extern template std::string shortest_float<double>(double);
+extern template std::string shortest_float<long double>(long double);
+#endif
 
 /// Customization point: equal / hash / print for a plain field type V.
 ///
@@ -89,14 +83,15 @@ requires(!std::is_same_v<V, bool> && !std::is_same_v<V, char>) struct value_trai
 /// Floats compare bitwise, except that every NaN equals every NaN.
 template <std::floating_point V>
 struct value_traits<V> {
+  // `x != x` is the NaN test: it spares every user of this header <cmath>.
   static bool equal(V a, V b) noexcept {
-    if (std::isnan(a) && std::isnan(b)) {
+    if (a != a && b != b) {
       return true;
     }
     return std::memcmp(&a, &b, sizeof(V)) == 0;
   }
   static std::uint64_t hash(V a) noexcept {
-    if (std::isnan(a)) {
+    if (a != a) {
       return 0x7FF8DEAD;
     }
     std::uint64_t bits = 0;
@@ -116,16 +111,8 @@ template <>
 struct value_traits<std::string> {
   static bool equal(const std::string& a, const std::string& b) noexcept { return a == b; }
   static std::uint64_t hash(const std::string& a) noexcept { return hash_bytes(a); }
-  static void print(const std::string& a, std::string& out) {
-    out += '"';
-    for (char c : a) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-      }
-      out += c;
-    }
-    out += '"';
-  }
+  /// A double-quoted literal, `"` and `\\` escaped.
+  static void print(const std::string& a, std::string& out);
 };
 
 template <class E>
@@ -246,3 +233,7 @@ std::string print_value(const V& value) {
 }
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/hooks/value_traits-inl.hpp>
+#endif

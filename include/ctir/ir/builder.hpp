@@ -1,13 +1,15 @@
 // Conveniences for writing IR in C++: arithmetic operators, literals, call helpers.
 #pragma once
 
-#include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/tensor/stmt.hpp>
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ctir {
@@ -16,87 +18,16 @@ namespace detail {
 
 /// The dtype rules of ctir::dtype_of on a raw node (int32 for null), followed in a loop
 /// so that a deep expression costs no stack; shared by the printer and the parser.
-inline DataType dtype_of_node(const PrimExprNode* node) {
-  while (node != nullptr) {
-    switch (node->dynamic_type_index()) {
-    case IntImmNode::type_index:
-      return static_cast<const IntImmNode*>(node)->dtype;
-    case FloatImmNode::type_index:
-      return static_cast<const FloatImmNode*>(node)->dtype;
-    case VarNode::type_index: {
-      const Type& ty = static_cast<const VarNode*>(node)->ty;
-      if (const auto* prim = ty.as<PrimTypeNode>()) {
-        return prim->dtype;
-      }
-      if (const auto* tensor = ty.as<TensorTypeNode>()) {
-        return tensor->dtype;
-      }
-      return DataType::int32();
-    }
-    case CastNode::type_index:
-      return static_cast<const CastNode*>(node)->dtype;
-    case EQNode::type_index:
-    case NENode::type_index:
-    case LTNode::type_index:
-    case LENode::type_index:
-    case GTNode::type_index:
-    case GENode::type_index:
-    case AndNode::type_index:
-    case OrNode::type_index:
-    case NotNode::type_index:
-      return DataType::boolean();
-    case TensorLoadNode::type_index:
-      node = static_cast<const TensorLoadNode*>(node)->source.get();
-      continue;
-    case NegNode::type_index:
-      node = static_cast<const NegNode*>(node)->a.get();
-      continue;
-    case SelectNode::type_index:
-      node = static_cast<const SelectNode*>(node)->true_value.get();
-      continue;
-    default: {
-      // The arithmetic binary nodes (and run-time types with an `a` field): the left operand.
-      const PrimExprNode* next = nullptr;
-      for (const FieldInfo& field : node->type_info().fields) {
-        if (field.name == "a" && field.kind == FieldKind::node) {
-          next = static_cast<const PrimExprNode*>(field.get(*node, field));
-          break;
-        }
-      }
-      if (next == nullptr) {
-        return DataType::int32();
-      }
-      node = next;
-    }
-    }
-  }
-  return DataType::int32();
-}
+DataType dtype_of_node(const PrimExprNode* node);
 
 } // namespace detail
 
 /// The scalar dtype of a tensor-level expression (tensor-typed variables give their
 /// element dtype). Follows left operands in a loop, so deep expressions are fine.
-inline DataType dtype_of(const PrimExpr& expr) {
-  if (!expr.defined()) {
-    throw Error("ctir: dtype_of a null expression");
-  }
-  return detail::dtype_of_node(expr.get());
-}
+DataType dtype_of(const PrimExpr& expr);
 
 /// A literal of the given dtype: IntImm for integers and bool, FloatImm for floats.
-inline PrimExpr make_const(DataType dtype, double value) {
-  if (dtype.is_float()) {
-    return Ref<FloatImmNode>::make(value, dtype);
-  }
-  if (dtype.is_bool()) {
-    return Ref<IntImmNode>::make(value != 0 ? 1 : 0, dtype);
-  }
-  if (!(value > -9.2233720368547758e18 && value < 9.2233720368547758e18)) {
-    throw Error("ctir: make_const: " + shortest_float(value) + " does not fit " + dtype.str());
-  }
-  return Ref<IntImmNode>::make(static_cast<std::int64_t>(value), dtype);
-}
+PrimExpr make_const(DataType dtype, double value);
 
 /// A Ref to a tensor-level expression (Var, IntImm, Add, ...).
 template <class T>
@@ -173,32 +104,21 @@ CTIR_DETAIL_NAMED_BINARY(logical_and, AndNode)
 CTIR_DETAIL_NAMED_BINARY(logical_or, OrNode)
 #undef CTIR_DETAIL_NAMED_BINARY
 
-inline PrimExpr logical_not(PrimExpr a) { return Ref<NotNode>::make(std::move(a)); }
-inline PrimExpr select(PrimExpr c, PrimExpr t, PrimExpr f) {
-  return Ref<SelectNode>::make(std::move(c), std::move(t), std::move(f));
-}
-inline PrimExpr cast(DataType dtype, PrimExpr value) {
-  return Ref<CastNode>::make(dtype, std::move(value));
-}
+PrimExpr logical_not(PrimExpr a);
+PrimExpr select(PrimExpr c, PrimExpr t, PrimExpr f);
+PrimExpr cast(DataType dtype, PrimExpr value);
 
 /// `A[i, j]` as a load.
-inline PrimExpr load(Var source, std::vector<PrimExpr> indices) {
-  return Ref<TensorLoadNode>::make(std::move(source), std::move(indices));
-}
+PrimExpr load(Var source, std::vector<PrimExpr> indices);
 
 /// A call of the operator named `op`: `call("add", {x, y})`.
-inline Call call(std::string op, std::vector<Expr> args, Attrs attrs = {}) {
-  return Ref<CallNode>::make(Ref<OpNode>::make(std::move(op)), std::move(args), std::move(attrs));
-}
+Call call(std::string op, std::vector<Expr> args, Attrs attrs = {});
 
 /// A tensor type with constant dimensions: `tensor_type({2, 3}, DataType::float32())`.
-inline TensorType tensor_type(std::vector<std::int64_t> shape, DataType dtype) {
-  std::vector<PrimExpr> dims;
-  dims.reserve(shape.size());
-  for (std::int64_t d : shape) {
-    dims.push_back(Ref<IntImmNode>::make(d));
-  }
-  return Ref<TensorTypeNode>::make(std::move(dims), dtype);
-}
+TensorType tensor_type(std::vector<std::int64_t> shape, DataType dtype);
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/builder-inl.hpp>
+#endif

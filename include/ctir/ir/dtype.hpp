@@ -1,6 +1,7 @@
 // Scalar data types: bool, signed and unsigned integers, floats.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/value_traits.hpp>
 
 #include <cstdint>
@@ -36,30 +37,10 @@ struct DataType {
   friend constexpr bool operator==(DataType, DataType) noexcept = default;
 
   /// "int32", "float16", "bool", ...
-  std::string str() const {
-    switch (code) {
-    case Code::bool_:
-      return "bool";
-    case Code::int_:
-      return "int" + std::to_string(bits);
-    case Code::uint:
-      return "uint" + std::to_string(bits);
-    case Code::float_:
-      return "float" + std::to_string(bits);
-    }
-    return "?";
-  }
+  std::string str() const;
 
   /// Parses one of the dtype names of the text format.
-  static std::optional<DataType> from_string(std::string_view name) {
-    for (DataType t :
-         {int8(), int16(), int32(), int64(), uint8(), float16(), float32(), float64(), boolean()}) {
-      if (t.str() == name) {
-        return t;
-      }
-    }
-    return std::nullopt;
-  }
+  static std::optional<DataType> from_string(std::string_view name);
 };
 
 template <>
@@ -72,3 +53,7 @@ struct value_traits<DataType> {
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/dtype-inl.hpp>
+#endif

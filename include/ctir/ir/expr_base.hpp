@@ -1,6 +1,7 @@
 // The roots of the expression hierarchy, shared by graph-level and tensor-level IR.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/hooks/hooks.hpp>
 #include <ctir/ir/attrs.hpp>
@@ -54,8 +55,12 @@ struct BaseFuncNode : ExprNode {
   CTIR_FIELDS(CTIR_FIELD(name).ignore(), CTIR_FIELD(attrs).elide_default());
 
   /// Whether the attribute SkipOptimization is true.
-  bool skip_optimization() const { return attrs.get<bool>("SkipOptimization").value_or(false); }
+  bool skip_optimization() const;
 };
 using BaseFunc = Ref<BaseFuncNode>;
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/expr_base-inl.hpp>
+#endif

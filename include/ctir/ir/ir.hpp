@@ -9,10 +9,12 @@
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/op_registry.hpp>
+#include <ctir/ir/ops.hpp>
 #include <ctir/ir/span.hpp>
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>
 #include <ctir/ir/tensor/stmt.hpp>
 #include <ctir/ir/tensor_data.hpp>
 #include <ctir/ir/type.hpp>
+#include <ctir/ir/type_str.hpp>
 #include <ctir/ir/var.hpp>

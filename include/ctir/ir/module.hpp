@@ -1,12 +1,13 @@
 // IRModule: graph-level and tensor-level functions together, by global name, in order.
 #pragma once
 
-#include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/ir/expr_base.hpp>
 #include <ctir/ir/var.hpp>
 
 #include <cstddef>
+#include <initializer_list>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -34,99 +35,30 @@ struct IRModuleNode final : Object {
 class IRModule {
 public:
   /// An empty module.
-  IRModule() : node_(make_object<IRModuleNode>()) {}
+  IRModule();
   /// Wraps an existing module node.
-  explicit IRModule(Ref<IRModuleNode> node) : node_(std::move(node)) {
-    if (!node_.defined()) {
-      node_ = make_object<IRModuleNode>();
-    } else if (node_->index.size() != node_->globals.size()) {
-      // A node built field by field (by a map, say) has no name index yet.
-      rebuild_index(mutable_node());
-    }
-  }
+  explicit IRModule(Ref<IRModuleNode> node);
   /// A module with the given functions, named by their name hints.
-  IRModule(std::initializer_list<BaseFunc> functions) : IRModule() {
-    for (const BaseFunc& function : functions) {
-      add(function.defined() ? function->name : std::string(), function);
-    }
-  }
+  IRModule(std::initializer_list<BaseFunc> functions);
 
   /// Adds `function` under a new global `name`; throws if the name is taken.
-  GlobalVar add(std::string_view name, BaseFunc function) {
-    GlobalVar global = Ref<GlobalVarNode>::make(std::string(name));
-    add(global, std::move(function));
-    return global;
-  }
+  GlobalVar add(std::string_view name, BaseFunc function);
   /// Adds `function` under `global`; throws if its name is taken.
-  void add(const GlobalVar& global, BaseFunc function) {
-    if (!global.defined()) {
-      throw Error("ctir: IRModule::add needs a GlobalVar, not null");
-    }
-    check_function(global->name, function);
-    if (contains(global->name)) {
-      throw Error("ctir: IRModule already has a function named '@" + global->name + "'");
-    }
-    IRModuleNode& node = mutable_node();
-    node.index.emplace(global->name, node.globals.size());
-    node.globals.push_back(global);
-    node.functions.push_back(std::move(function));
-  }
+  void add(const GlobalVar& global, BaseFunc function);
   /// Replaces the function named `name`, or adds it if there is none.
-  void update(std::string_view name, BaseFunc function) {
-    check_function(name, function);
-    auto position = position_of(name);
-    if (!position) {
-      add(name, std::move(function));
-      return;
-    }
-    if (node_->functions[*position].same_as(function)) {
-      return;
-    }
-    mutable_node().functions[*position] = std::move(function);
-  }
+  void update(std::string_view name, BaseFunc function);
   /// Adds or replaces every function of `other`.
-  void update(const IRModule& other) {
-    for (std::size_t i = 0; i < other.size(); ++i) {
-      update(other.node_->globals[i]->name, other.node_->functions[i]);
-    }
-  }
+  void update(const IRModule& other);
   /// Removes the function named `name`; throws if there is none.
-  void remove(std::string_view name) {
-    auto position = position_of(name);
-    if (!position) {
-      throw Error("ctir: IRModule has no function named '@" + std::string(name) + "'");
-    }
-    IRModuleNode& node = mutable_node();
-    node.globals.erase(node.globals.begin() + static_cast<std::ptrdiff_t>(*position));
-    node.functions.erase(node.functions.begin() + static_cast<std::ptrdiff_t>(*position));
-    rebuild_index(node);
-  }
+  void remove(std::string_view name);
 
   bool contains(std::string_view name) const { return position_of(name).has_value(); }
   /// The function named `name`, or null.
-  BaseFunc find(std::string_view name) const {
-    auto position = position_of(name);
-    return position ? node_->functions[*position] : BaseFunc();
-  }
+  BaseFunc find(std::string_view name) const;
   /// The function named `name`; throws, listing the names there are, if it is missing.
-  BaseFunc lookup(std::string_view name) const {
-    if (BaseFunc function = find(name)) {
-      return function;
-    }
-    std::string known;
-    for (const GlobalVar& global : node_->globals) {
-      known += known.empty() ? "@" : ", @";
-      known += global->name;
-    }
-    throw Error(
-        "ctir: IRModule has no function named '@" + std::string(name) + "'" +
-        (known.empty() ? std::string(" (the module is empty)") : " (it has " + known + ")"));
-  }
+  BaseFunc lookup(std::string_view name) const;
   /// The GlobalVar named `name`, or null.
-  GlobalVar global_var(std::string_view name) const {
-    auto position = position_of(name);
-    return position ? node_->globals[*position] : GlobalVar();
-  }
+  GlobalVar global_var(std::string_view name) const;
   /// Functions of a given kind (FunctionNode, PrimFuncNode), in module order, with their names.
   template <class FuncNode>
   std::vector<std::pair<GlobalVar, Ref<FuncNode>>> functions_of() const {
@@ -186,43 +118,21 @@ public:
 private:
   void check_position(std::size_t i) const {
     if (i >= size()) {
-      throw Error("ctir: IRModule has " + std::to_string(size()) +
-                  " functions; there is no function at position " + std::to_string(i));
+      throw_bad_position(i);
     }
   }
-  static void check_function(std::string_view name, const BaseFunc& function) {
-    if (!function.defined()) {
-      throw Error("ctir: cannot put a null function into an IRModule (as '@" + std::string(name) +
-                  "')");
-    }
-    if (name.empty()) {
-      throw Error("ctir: a function in an IRModule needs a name");
-    }
-  }
-  std::optional<std::size_t> position_of(std::string_view name) const {
-    auto it = node_->index.find(std::string(name));
-    if (it == node_->index.end()) {
-      return std::nullopt;
-    }
-    return it->second;
-  }
-  static void rebuild_index(IRModuleNode& node) {
-    node.index.clear();
-    for (std::size_t i = 0; i < node.globals.size(); ++i) {
-      node.index.emplace(node.globals[i]->name, i);
-    }
-  }
+  [[noreturn]] void throw_bad_position(std::size_t i) const;
+  static void check_function(std::string_view name, const BaseFunc& function);
+  std::optional<std::size_t> position_of(std::string_view name) const;
+  static void rebuild_index(IRModuleNode& node);
   /// The node, unshared first if another IRModule (or Ref) holds it too.
-  IRModuleNode& mutable_node() {
-    if (node_->use_count() != 1) {
-      Owned<IRModuleNode> copy = clone_object(*node_);
-      node_ = std::move(copy);
-    }
-    // Sole owner: writing through it cannot be observed by anyone else.
-    return const_cast<IRModuleNode&>(*node_);
-  }
+  IRModuleNode& mutable_node();
 
   Ref<IRModuleNode> node_;
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/module-inl.hpp>
+#endif

@@ -1,6 +1,7 @@
 // Source spans: where in a text file a node came from.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/value_traits.hpp>
 
 #include <cstdint>
@@ -19,13 +20,7 @@ struct Span {
 
   bool defined() const noexcept { return line != 0; }
   /// "file:line:column" (or "<unknown>").
-  std::string str() const {
-    if (!defined()) {
-      return "<unknown>";
-    }
-    return (file ? *file : std::string("<input>")) + ":" + std::to_string(line) + ":" +
-           std::to_string(column);
-  }
+  std::string str() const;
 };
 
 /// Spans never take part in equality or hashing (their fields are declared ignore);
@@ -38,3 +33,7 @@ struct value_traits<Span> {
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/span-inl.hpp>
+#endif

@@ -1,6 +1,7 @@
 // IR types: scalars, tensors with symbolic dimensions, tuples and functions.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/family.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/ir/dtype.hpp>
@@ -24,11 +25,7 @@ struct PrimTypeNode final : TypeNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<PrimTypeNode> make(DataType dtype) {
-      auto node = make_object<PrimTypeNode>();
-      node->dtype = dtype;
-      return std::move(node).publish();
-    }
+    static Ref<PrimTypeNode> make(DataType dtype);
   };
   static void ctir_repr(const PrimTypeNode& node, std::string& out) { out += node.dtype.str(); }
 };
@@ -43,12 +40,7 @@ struct TensorTypeNode final : TypeNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<TensorTypeNode> make(std::vector<PrimExpr> shape, DataType dtype) {
-      auto node = make_object<TensorTypeNode>();
-      node->shape = std::move(shape);
-      node->dtype = dtype;
-      return std::move(node).publish();
-    }
+    static Ref<TensorTypeNode> make(std::vector<PrimExpr> shape, DataType dtype);
   };
   std::size_t ndim() const noexcept { return shape.size(); }
 };
@@ -62,11 +54,7 @@ struct TupleTypeNode final : TypeNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<TupleTypeNode> make(std::vector<Type> fields) {
-      auto node = make_object<TupleTypeNode>();
-      node->fields = std::move(fields);
-      return std::move(node).publish();
-    }
+    static Ref<TupleTypeNode> make(std::vector<Type> fields);
   };
 };
 using TupleType = Ref<TupleTypeNode>;
@@ -80,12 +68,7 @@ struct FuncTypeNode final : TypeNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<FuncTypeNode> make(std::vector<Type> params, Type ret) {
-      auto node = make_object<FuncTypeNode>();
-      node->params = std::move(params);
-      node->ret = std::move(ret);
-      return std::move(node).publish();
-    }
+    static Ref<FuncTypeNode> make(std::vector<Type> params, Type ret);
   };
 };
 using FuncType = Ref<FuncTypeNode>;
@@ -94,3 +77,7 @@ using FuncType = Ref<FuncTypeNode>;
 
 CTIR_FAMILY(ctir::TypeNode, ctir::PrimTypeNode, ctir::TensorTypeNode, ctir::TupleTypeNode,
             ctir::FuncTypeNode);
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/type-inl.hpp>
+#endif

@@ -1,6 +1,7 @@
 // Variables and global variables.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/ir/expr_base.hpp>
 #include <ctir/ir/type.hpp>
@@ -21,16 +22,9 @@ struct VarNode final : PrimExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<VarNode> make(std::string name, Type ty = {}) {
-      auto node = make_object<VarNode>();
-      node->name = std::move(name);
-      node->ty = std::move(ty);
-      return std::move(node).publish();
-    }
+    static Ref<VarNode> make(std::string name, Type ty = {});
     /// A scalar variable of the given dtype.
-    static Ref<VarNode> make(std::string name, DataType dtype) {
-      return make(std::move(name), Ref<PrimTypeNode>::make(dtype));
-    }
+    static Ref<VarNode> make(std::string name, DataType dtype);
   };
 };
 using Var = Ref<VarNode>;
@@ -43,13 +37,13 @@ struct GlobalVarNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<GlobalVarNode> make(std::string name) {
-      auto node = make_object<GlobalVarNode>();
-      node->name = std::move(name);
-      return std::move(node).publish();
-    }
+    static Ref<GlobalVarNode> make(std::string name);
   };
 };
 using GlobalVar = Ref<GlobalVarNode>;
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/var-inl.hpp>
+#endif

@@ -2,6 +2,7 @@
 // and call_dps into tensor-level functions.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/ir/attrs.hpp>
 #include <ctir/ir/expr_base.hpp>
@@ -23,11 +24,7 @@ struct OpNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<OpNode> make(std::string name) {
-      auto node = make_object<OpNode>();
-      node->name = std::move(name);
-      return std::move(node).publish();
-    }
+    static Ref<OpNode> make(std::string name);
   };
 };
 using Op = Ref<OpNode>;
@@ -40,11 +37,7 @@ struct ConstantNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<ConstantNode> make(TensorData data) {
-      auto node = make_object<ConstantNode>();
-      node->data = std::move(data);
-      return std::move(node).publish();
-    }
+    static Ref<ConstantNode> make(TensorData data);
   };
 };
 using Constant = Ref<ConstantNode>;
@@ -59,13 +52,7 @@ struct CallNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<CallNode> make(Expr op, std::vector<Expr> args, Attrs attrs = {}) {
-      auto node = make_object<CallNode>();
-      node->op = std::move(op);
-      node->args = std::move(args);
-      node->attrs = std::move(attrs);
-      return std::move(node).publish();
-    }
+    static Ref<CallNode> make(Expr op, std::vector<Expr> args, Attrs attrs = {});
   };
 };
 using Call = Ref<CallNode>;
@@ -78,11 +65,7 @@ struct TupleNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<TupleNode> make(std::vector<Expr> fields) {
-      auto node = make_object<TupleNode>();
-      node->fields = std::move(fields);
-      return std::move(node).publish();
-    }
+    static Ref<TupleNode> make(std::vector<Expr> fields);
   };
 };
 using Tuple = Ref<TupleNode>;
@@ -96,12 +79,7 @@ struct TupleGetItemNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<TupleGetItemNode> make(Expr tuple, std::int64_t index) {
-      auto node = make_object<TupleGetItemNode>();
-      node->tuple = std::move(tuple);
-      node->index = index;
-      return std::move(node).publish();
-    }
+    static Ref<TupleGetItemNode> make(Expr tuple, std::int64_t index);
   };
 };
 using TupleGetItem = Ref<TupleGetItemNode>;
@@ -116,13 +94,7 @@ struct LetNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<LetNode> make(Var var, Expr value, Expr body) {
-      auto node = make_object<LetNode>();
-      node->var = std::move(var);
-      node->value = std::move(value);
-      node->body = std::move(body);
-      return std::move(node).publish();
-    }
+    static Ref<LetNode> make(Var var, Expr value, Expr body);
   };
 };
 using Let = Ref<LetNode>;
@@ -137,13 +109,7 @@ struct IfNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<IfNode> make(Expr cond, Expr then_branch, Expr else_branch) {
-      auto node = make_object<IfNode>();
-      node->cond = std::move(cond);
-      node->then_branch = std::move(then_branch);
-      node->else_branch = std::move(else_branch);
-      return std::move(node).publish();
-    }
+    static Ref<IfNode> make(Expr cond, Expr then_branch, Expr else_branch);
   };
 };
 using If = Ref<IfNode>;
@@ -160,15 +126,7 @@ struct FunctionNode final : BaseFuncNode {
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
     static Ref<FunctionNode> make(std::vector<Var> params, Expr body, Type ret_type = {},
-                                  Attrs attrs = {}, std::string name = {}) {
-      auto node = make_object<FunctionNode>();
-      node->name = std::move(name);
-      node->attrs = std::move(attrs);
-      node->params = std::move(params);
-      node->body = std::move(body);
-      node->ret_type = std::move(ret_type);
-      return std::move(node).publish();
-    }
+                                  Attrs attrs = {}, std::string name = {});
   };
 };
 using Function = Ref<FunctionNode>;
@@ -184,15 +142,13 @@ struct CallDpsNode final : ExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<CallDpsNode> make(GlobalVar func, std::vector<Expr> args, Type out_type) {
-      auto node = make_object<CallDpsNode>();
-      node->func = std::move(func);
-      node->args = std::move(args);
-      node->out_type = std::move(out_type);
-      return std::move(node).publish();
-    }
+    static Ref<CallDpsNode> make(GlobalVar func, std::vector<Expr> args, Type out_type);
   };
 };
 using CallDps = Ref<CallDpsNode>;
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/graph/expr-inl.hpp>
+#endif

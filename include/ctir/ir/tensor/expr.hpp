@@ -1,6 +1,7 @@
 // Tensor-level scalar expressions: literals, arithmetic, comparisons, loads, casts.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/ir/expr_base.hpp>
 #include <ctir/ir/type.hpp>
@@ -21,12 +22,7 @@ struct IntImmNode final : PrimExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<IntImmNode> make(std::int64_t value, DataType dtype = DataType::int32()) {
-      auto node = make_object<IntImmNode>();
-      node->dtype = dtype;
-      node->value = value;
-      return std::move(node).publish();
-    }
+    static Ref<IntImmNode> make(std::int64_t value, DataType dtype = DataType::int32());
   };
 };
 using IntImm = Ref<IntImmNode>;
@@ -40,34 +36,10 @@ struct FloatImmNode final : PrimExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<FloatImmNode> make(double value, DataType dtype = DataType::float32()) {
-      auto node = make_object<FloatImmNode>();
-      node->dtype = dtype;
-      node->value = value;
-      return std::move(node).publish();
-    }
+    static Ref<FloatImmNode> make(double value, DataType dtype = DataType::float32());
   };
 };
 using FloatImm = Ref<FloatImmNode>;
-
-inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(int value) {
-  return IntImm::make(value);
-}
-inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(long value) {
-  return IntImm::make(value, DataType::int64());
-}
-inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(long long value) {
-  return IntImm::make(value, DataType::int64());
-}
-inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(float value) {
-  return FloatImm::make(static_cast<double>(value));
-}
-inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(double value) {
-  return FloatImm::make(value, DataType::float64());
-}
-inline Ref<PrimExprNode> PrimExprNode::ref_methods::from_literal(bool value) {
-  return IntImm::make(value ? 1 : 0, DataType::boolean());
-}
 
 /// The binary operators, one node type each.
 enum class BinaryOp : std::uint8_t {
@@ -135,12 +107,7 @@ struct BinaryNode final : PrimExprNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<BinaryNode> make(PrimExpr a, PrimExpr b) {
-      auto node = make_object<BinaryNode>();
-      node->a = std::move(a);
-      node->b = std::move(b);
-      return std::move(node).publish();
-    }
+    static Ref<BinaryNode> make(PrimExpr a, PrimExpr b);
   };
 };
 
@@ -175,6 +142,26 @@ using GE = Ref<GENode>;
 using And = Ref<AndNode>;
 using Or = Ref<OrNode>;
 
+// The factories of the binary nodes are compiled once, in the library.
+#ifndef CTIR_HEADER_ONLY
+extern template Ref<AddNode> BinaryNode<BinaryOp::add>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<SubNode> BinaryNode<BinaryOp::sub>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<MulNode> BinaryNode<BinaryOp::mul>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<DivNode> BinaryNode<BinaryOp::div>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<ModNode> BinaryNode<BinaryOp::mod>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<MinNode> BinaryNode<BinaryOp::min>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<MaxNode> BinaryNode<BinaryOp::max>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<EQNode> BinaryNode<BinaryOp::eq>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<NENode> BinaryNode<BinaryOp::ne>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<LTNode> BinaryNode<BinaryOp::lt>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<LENode> BinaryNode<BinaryOp::le>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<GTNode> BinaryNode<BinaryOp::gt>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<GENode> BinaryNode<BinaryOp::ge>::ref_methods::make(PrimExpr, PrimExpr);
+extern template Ref<AndNode> BinaryNode<BinaryOp::logical_and>::ref_methods::make(PrimExpr,
+                                                                                  PrimExpr);
+extern template Ref<OrNode> BinaryNode<BinaryOp::logical_or>::ref_methods::make(PrimExpr, PrimExpr);
+#endif
+
 /// Logical negation `!a`.
 struct NotNode final : PrimExprNode {
   CTIR_NODE(NotNode, PrimExprNode, "ir.Not");
@@ -182,11 +169,7 @@ struct NotNode final : PrimExprNode {
   CTIR_FIELDS(CTIR_FIELD(a));
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<NotNode> make(PrimExpr a) {
-      auto node = make_object<NotNode>();
-      node->a = std::move(a);
-      return std::move(node).publish();
-    }
+    static Ref<NotNode> make(PrimExpr a);
   };
 };
 using Not = Ref<NotNode>;
@@ -198,11 +181,7 @@ struct NegNode final : PrimExprNode {
   CTIR_FIELDS(CTIR_FIELD(a));
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<NegNode> make(PrimExpr a) {
-      auto node = make_object<NegNode>();
-      node->a = std::move(a);
-      return std::move(node).publish();
-    }
+    static Ref<NegNode> make(PrimExpr a);
   };
 };
 using Neg = Ref<NegNode>;
@@ -216,13 +195,7 @@ struct SelectNode final : PrimExprNode {
   CTIR_FIELDS(CTIR_FIELD(cond), CTIR_FIELD(true_value), CTIR_FIELD(false_value));
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<SelectNode> make(PrimExpr cond, PrimExpr true_value, PrimExpr false_value) {
-      auto node = make_object<SelectNode>();
-      node->cond = std::move(cond);
-      node->true_value = std::move(true_value);
-      node->false_value = std::move(false_value);
-      return std::move(node).publish();
-    }
+    static Ref<SelectNode> make(PrimExpr cond, PrimExpr true_value, PrimExpr false_value);
   };
 };
 using Select = Ref<SelectNode>;
@@ -235,12 +208,7 @@ struct CastNode final : PrimExprNode {
   CTIR_FIELDS(CTIR_FIELD(dtype), CTIR_FIELD(value));
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<CastNode> make(DataType dtype, PrimExpr value) {
-      auto node = make_object<CastNode>();
-      node->dtype = dtype;
-      node->value = std::move(value);
-      return std::move(node).publish();
-    }
+    static Ref<CastNode> make(DataType dtype, PrimExpr value);
   };
 };
 using Cast = Ref<CastNode>;
@@ -253,14 +221,13 @@ struct TensorLoadNode final : PrimExprNode {
   CTIR_FIELDS(CTIR_FIELD(source), CTIR_FIELD(indices));
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<TensorLoadNode> make(Var source, std::vector<PrimExpr> indices) {
-      auto node = make_object<TensorLoadNode>();
-      node->source = std::move(source);
-      node->indices = std::move(indices);
-      return std::move(node).publish();
-    }
+    static Ref<TensorLoadNode> make(Var source, std::vector<PrimExpr> indices);
   };
 };
 using TensorLoad = Ref<TensorLoadNode>;
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/tensor/expr-inl.hpp>
+#endif

@@ -1,6 +1,7 @@
 // PrimFunc: a tensor-level function over tensors and scalars.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/ir/expr_base.hpp>
 #include <ctir/ir/tensor/stmt.hpp>
@@ -23,39 +24,16 @@ struct PrimFuncNode final : BaseFuncNode {
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
     static Ref<PrimFuncNode> make(std::string name, std::vector<Var> params, Stmt body,
-                                  Attrs attrs = {}) {
-      auto node = make_object<PrimFuncNode>();
-      node->name = std::move(name);
-      node->attrs = std::move(attrs);
-      node->params = std::move(params);
-      node->body = as_block(std::move(body));
-      return std::move(node).publish();
-    }
+                                  Attrs attrs = {});
   };
 
   /// The symbolic shape variables, in order of first mention in the parameter types.
-  std::vector<Var> shape_vars() const {
-    std::vector<Var> result;
-    for (const Var& param : params) {
-      const auto* tensor = param->ty.as<TensorTypeNode>();
-      if (tensor == nullptr) {
-        continue;
-      }
-      for (const PrimExpr& dim : tensor->shape) {
-        if (const auto* var = dim.as<VarNode>()) {
-          bool seen = false;
-          for (const Var& existing : result) {
-            seen = seen || existing.get() == var;
-          }
-          if (!seen) {
-            result.push_back(ref_of(var));
-          }
-        }
-      }
-    }
-    return result;
-  }
+  std::vector<Var> shape_vars() const;
 };
 using PrimFunc = Ref<PrimFuncNode>;
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/tensor/prim_func-inl.hpp>
+#endif

@@ -1,6 +1,7 @@
 // Tensor-level statements: blocks, loops, stores, bindings, conditionals, allocations.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/ir/expr_base.hpp>
 #include <ctir/ir/tensor/expr.hpp>
@@ -20,26 +21,13 @@ struct SeqStmtNode final : StmtNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<SeqStmtNode> make(std::vector<Stmt> seq) {
-      auto node = make_object<SeqStmtNode>();
-      node->seq = std::move(seq);
-      return std::move(node).publish();
-    }
+    static Ref<SeqStmtNode> make(std::vector<Stmt> seq);
   };
 };
 using SeqStmt = Ref<SeqStmtNode>;
 
 /// `body` as a block: itself if it already is a SeqStmt, else a one-statement SeqStmt.
-inline SeqStmt as_block(Stmt body) {
-  if (const auto* seq = body.as<SeqStmtNode>()) {
-    return ref_of(seq);
-  }
-  std::vector<Stmt> items;
-  if (body.defined()) {
-    items.push_back(std::move(body));
-  }
-  return Ref<SeqStmtNode>::make(std::move(items));
-}
+SeqStmt as_block(Stmt body);
 
 /// How a loop's iterations are executed.
 enum class ForKind : std::uint8_t { serial, parallel, vectorized, unroll };
@@ -82,15 +70,7 @@ struct ForNode final : StmtNode {
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
     static Ref<ForNode> make(Var var, PrimExpr begin, PrimExpr end, Stmt body,
-                             ForKind kind = ForKind::serial) {
-      auto node = make_object<ForNode>();
-      node->var = std::move(var);
-      node->begin = std::move(begin);
-      node->end = std::move(end);
-      node->body = as_block(std::move(body));
-      node->kind = kind;
-      return std::move(node).publish();
-    }
+                             ForKind kind = ForKind::serial);
   };
 };
 using For = Ref<ForNode>;
@@ -105,13 +85,7 @@ struct TensorStoreNode final : StmtNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<TensorStoreNode> make(Var dest, std::vector<PrimExpr> indices, PrimExpr value) {
-      auto node = make_object<TensorStoreNode>();
-      node->dest = std::move(dest);
-      node->indices = std::move(indices);
-      node->value = std::move(value);
-      return std::move(node).publish();
-    }
+    static Ref<TensorStoreNode> make(Var dest, std::vector<PrimExpr> indices, PrimExpr value);
   };
 };
 using TensorStore = Ref<TensorStoreNode>;
@@ -125,12 +99,7 @@ struct BindNode final : StmtNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<BindNode> make(Var var, PrimExpr value) {
-      auto node = make_object<BindNode>();
-      node->var = std::move(var);
-      node->value = std::move(value);
-      return std::move(node).publish();
-    }
+    static Ref<BindNode> make(Var var, PrimExpr value);
   };
 };
 using Bind = Ref<BindNode>;
@@ -145,15 +114,7 @@ struct IfThenElseNode final : StmtNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<IfThenElseNode> make(PrimExpr cond, Stmt then_case, Stmt else_case = {}) {
-      auto node = make_object<IfThenElseNode>();
-      node->cond = std::move(cond);
-      node->then_case = as_block(std::move(then_case));
-      if (else_case.defined()) {
-        node->else_case = as_block(std::move(else_case));
-      }
-      return std::move(node).publish();
-    }
+    static Ref<IfThenElseNode> make(PrimExpr cond, Stmt then_case, Stmt else_case = {});
   };
 };
 using IfThenElse = Ref<IfThenElseNode>;
@@ -167,13 +128,13 @@ struct AllocateNode final : StmtNode {
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
-    static Ref<AllocateNode> make(Var buffer) {
-      auto node = make_object<AllocateNode>();
-      node->buffer = std::move(buffer);
-      return std::move(node).publish();
-    }
+    static Ref<AllocateNode> make(Var buffer);
   };
 };
 using Allocate = Ref<AllocateNode>;
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/ir/tensor/stmt-inl.hpp>
+#endif

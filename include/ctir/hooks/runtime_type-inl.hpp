@@ -1,0 +1,125 @@
+// Definitions of <ctir/hooks/runtime_type.hpp>.
+#pragma once
+
+#include <ctir/hooks/runtime_type.hpp>
+
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+
+namespace ctir {
+
+CTIR_INLINE bool value_traits<DynamicValue>::equal(const DynamicValue& a, const DynamicValue& b) {
+  if (a.index() != b.index()) {
+    return false;
+  }
+  return std::visit(
+      [&](const auto& va) {
+        using V = std::decay_t<decltype(va)>;
+        return value_traits<V>::equal(va, std::get<V>(b));
+      },
+      a);
+}
+
+CTIR_INLINE std::uint64_t value_traits<DynamicValue>::hash(const DynamicValue& a) {
+  return hash_combine(a.index(), std::visit(
+                                     [](const auto& v) {
+                                       using V = std::decay_t<decltype(v)>;
+                                       return value_traits<V>::hash(v);
+                                     },
+                                     a));
+}
+
+CTIR_INLINE void value_traits<DynamicValue>::print(const DynamicValue& a, std::string& out) {
+  std::visit(
+      [&](const auto& v) {
+        using V = std::decay_t<decltype(v)>;
+        value_traits<V>::print(v, out);
+      },
+      a);
+}
+
+namespace detail {
+
+CTIR_INLINE ObjectRef checked_dynamic_value(ObjectRef value, const FieldInfo& field) {
+  if (value.defined() &&
+      !value->type_info().derives_from(*TypeRegistry::global().find(field.element_type_index))) {
+    throw bad_node_cast("ctir: field '" + std::string(field.name) + "' cannot hold a " +
+                        std::string(value->dynamic_type_key()));
+  }
+  return value;
+}
+
+CTIR_INLINE const TypeInfo& add_dynamic_type(std::string key, std::string_view parent_key,
+                                             const std::vector<RuntimeFieldSpec>& fields,
+                                             bool is_abstract, const DynamicAccessTable& access) {
+  RuntimeTypeSpec spec;
+  spec.key = std::move(key);
+  spec.parent_key = std::string(parent_key);
+  spec.is_abstract = is_abstract;
+  std::uint32_t node_slots = 0;
+  std::uint32_t array_slots = 0;
+  std::uint32_t value_slots = 0;
+  for (const RuntimeFieldSpec& f : fields) {
+    FieldInfo info;
+    info.name = f.name; // the registry copies the name into storage it owns
+    info.kind = f.kind;
+    info.def_kind = f.def_kind;
+    info.flags = f.flags;
+    if (f.kind != FieldKind::value) {
+      const TypeInfo* element = TypeRegistry::global().find(f.element_type_key);
+      if (element == nullptr) {
+        throw type_registration_error(
+            "ctir: field '" + f.name + "' of '" + spec.key + "' names an unknown element type '" +
+            f.element_type_key +
+            "' (register it first: ctir::register_ir_types() registers the IR's types, "
+            "ctir::register_type<T>() any static type)");
+      }
+      info.element_type_index = element->index;
+    }
+    if (f.kind == FieldKind::node) {
+      info.slot = node_slots++;
+      info.get = access.get;
+      info.set = access.set;
+    } else if (f.kind == FieldKind::node_array) {
+      info.slot = array_slots++;
+      info.size = access.size;
+      info.at = access.at;
+      info.set_at = access.set_at;
+    } else {
+      info.slot = value_slots++;
+      info.equal = access.equal;
+      info.hash = access.hash;
+      info.print = access.print;
+      info.is_default = access.is_default;
+    }
+    spec.own_fields.push_back(info);
+  }
+  spec.destroy = access.destroy;
+  spec.clone = access.clone;
+  return TypeRegistry::global().add_runtime_type(std::move(spec));
+}
+
+CTIR_INLINE DynamicSlotCounts dynamic_slot_counts(const TypeInfo& type, std::string_view base_key,
+                                                  const DynamicAccessTable& access) {
+  if (type.is_abstract || type.parent == nullptr || type.clone != access.clone) {
+    throw Error("ctir: make_dynamic<" + std::string(base_key) + ">: '" + std::string(type.key) +
+                "' is not a concrete type registered with "
+                "register_dynamic_type<" +
+                std::string(base_key) + ">");
+  }
+  DynamicSlotCounts counts;
+  for (const FieldInfo& field : type.fields) {
+    if (field.get == access.get) {
+      counts.nodes = std::max<std::size_t>(counts.nodes, field.slot + 1U);
+    } else if (field.size == access.size) {
+      counts.arrays = std::max<std::size_t>(counts.arrays, field.slot + 1U);
+    } else if (field.equal == access.equal) {
+      counts.values = std::max<std::size_t>(counts.values, field.slot + 1U);
+    }
+  }
+  return counts;
+}
+
+} // namespace detail
+} // namespace ctir
