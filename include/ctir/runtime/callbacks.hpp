@@ -2,17 +2,16 @@
 // and mutate.
 #pragma once
 
-#include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/node.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_info.hpp>
-#include <ctir/core/type_registry.hpp>
 #include <ctir/hooks/type_table.hpp>
-#include <ctir/ir/families.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/meta.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -97,16 +96,7 @@ public:
   /// Binds `fn` to the node type registered under `type_key` (and its subtypes).
   template <class F>
   Callbacks& on(std::string_view type_key, F&& fn) {
-    // The IR's types are found whether or not a node of theirs was ever created.
-    register_ir_types();
-    const TypeInfo* type = TypeRegistry::global().find(type_key);
-    if (type == nullptr) {
-      throw Error("ctir::runtime::Callbacks::on: no node type is registered under the key '" +
-                  std::string(type_key) +
-                  "' (a static node type of your own is registered by "
-                  "ctir::register_type<T>() or when its first node is created)");
-    }
-    return on(*type, std::forward<F>(fn));
+    return on(type_by_key(type_key), std::forward<F>(fn));
   }
   /// Binds `fn` to a node type descriptor (and its subtypes).
   template <class F>
@@ -130,58 +120,16 @@ public:
   bool empty() const noexcept { return entries_.empty(); }
 
   /// The first entry that matches `node`, or null.
-  const Entry* match(const Object& node) const noexcept {
-    const TypeInfo& info = node.type_info();
-    for (const Entry& entry : entries_) {
-      if (entry.def_region && !info.is_variable) {
-        continue;
-      }
-      if (entry.type == nullptr || info.derives_from(*entry.type)) {
-        return &entry;
-      }
-    }
-    return nullptr;
-  }
+  const Entry* match(const Object& node) const noexcept;
 
   /// Throws unless every callback is of `kind` (for the traversal `operation`).
-  void expect(Kind kind, std::string_view operation) const {
-    for (const Entry& entry : entries_) {
-      if (entry.kind != kind) {
-        throw Error("ctir::runtime::" + std::string(operation) + ": " + entry.description +
-                    " is a " + std::string(kind_name(entry.kind)) + " callback; " +
-                    std::string(operation) + " needs " + std::string(requirement(kind)));
-      }
-    }
-  }
+  void expect(Kind kind, std::string_view operation) const;
 
 private:
-  static std::string_view kind_name(Kind kind) noexcept {
-    switch (kind) {
-    case Kind::walk:
-      return "walk";
-    case Kind::map:
-      return "map";
-    case Kind::visit:
-      return "visit";
-    case Kind::mutate:
-      return "mutate";
-    }
-    return "?";
-  }
-  static std::string_view requirement(Kind kind) noexcept {
-    switch (kind) {
-    case Kind::walk:
-      return "callbacks that take the node and return void or a WalkResult";
-    case Kind::map:
-      return "callbacks that take the node and return a node (return the input to keep it; a "
-             "callback returning void or a WalkResult returns no node)";
-    case Kind::visit:
-      return "callbacks that take (runtime::Visitor&, node) and return void or a WalkResult";
-    case Kind::mutate:
-      return "callbacks that take (runtime::Mutator&, node) and return a node";
-    }
-    return "?";
-  }
+  /// The node type registered under `type_key`; throws a ctir::Error if there is none.
+  static const TypeInfo& type_by_key(std::string_view type_key);
+  static std::string_view kind_name(Kind kind) noexcept;
+  static std::string_view requirement(Kind kind) noexcept;
 
   template <class R>
   static WalkResult to_walk_result(R&& result) {
@@ -362,3 +310,7 @@ struct runtime_set {
 };
 
 } // namespace ctir::detail::traverse
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/callbacks-inl.hpp>
+#endif

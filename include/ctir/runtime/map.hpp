@@ -2,9 +2,9 @@
 // clone and field setters.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/runtime/callbacks.hpp>
-#include <ctir/traverse/detail/map_engine.hpp>
 
 namespace ctir::runtime {
 
@@ -17,28 +17,10 @@ namespace ctir::runtime {
 /// Throws a ctir::Error if a callback is not a map callback (one returning void or a
 /// WalkResult returns no node), and a ctir::NodeError if a replacement cannot stand where
 /// its node was. Runs on an explicit stack: any depth fits.
-inline ObjectRef map(const ObjectRef& root, const Callbacks& callbacks,
-                     WalkOrder order = WalkOrder::post) {
-  using namespace detail::traverse;
-  callbacks.expect(Callbacks::Kind::map, "map");
-  if (!root.defined()) {
-    return root;
-  }
-  const runtime_set<runtime_op::map> set{&callbacks};
-  ObjectRef result;
-  if (order == WalkOrder::pre) {
-    rewrite_engine<opaque_root, runtime_set<runtime_op::map>, rewrite_mode::map_pre, no_mutator>
-        engine(set);
-    result = engine.map_dynamic(*root);
-  } else {
-    rewrite_engine<opaque_root, runtime_set<runtime_op::map>, rewrite_mode::map_post, no_mutator>
-        engine(set);
-    result = engine.map_dynamic(*root);
-  }
-  if (!result.defined()) {
-    return root;
-  }
-  return is_null_replacement(result.get()) ? ObjectRef() : result;
-}
+ObjectRef map(const ObjectRef& root, const Callbacks& callbacks, WalkOrder order = WalkOrder::post);
 
 } // namespace ctir::runtime
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/map-inl.hpp>
+#endif

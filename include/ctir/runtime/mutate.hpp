@@ -1,9 +1,21 @@
 // The type-erased mutate: runtime callbacks that drive the rewriting through default_mutate.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/runtime/callbacks.hpp>
 #include <ctir/traverse/mutate.hpp>
+
+#ifndef CTIR_HEADER_ONLY
+namespace ctir::detail::traverse {
+// runtime::Mutator and its engine are compiled once, in the library; callbacks instantiate
+// only the default_mutate they call.
+extern template class rewrite_engine<opaque_root, runtime_set<runtime_op::mutate>,
+                                     rewrite_mode::mutate,
+                                     static_mutator<opaque_root, runtime_set<runtime_op::mutate>>>;
+extern template class static_mutator<opaque_root, runtime_set<runtime_op::mutate>>;
+} // namespace ctir::detail::traverse
+#endif
 
 namespace ctir::runtime {
 
@@ -12,12 +24,10 @@ namespace ctir::runtime {
 /// `m.default_mutate(node)` when it wants the node's children rewritten; nodes no callback
 /// matches are mutated by default. Returns `root` itself when nothing changed. Throws a
 /// ctir::Error if a callback is not a mutate callback.
-inline ObjectRef mutate(const ObjectRef& root, const Callbacks& callbacks) {
-  using namespace detail::traverse;
-  callbacks.expect(Callbacks::Kind::mutate, "mutate");
-  const runtime_set<runtime_op::mutate> set{&callbacks};
-  Mutator mutator(set);
-  return mutator.run(root);
-}
+ObjectRef mutate(const ObjectRef& root, const Callbacks& callbacks);
 
 } // namespace ctir::runtime
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/mutate-inl.hpp>
+#endif

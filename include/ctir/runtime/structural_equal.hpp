@@ -1,8 +1,9 @@
 // Structural equality of the type-erased layer: driven by the runtime field tables only.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/ref.hpp>
-#include <ctir/traverse/structural_equal.hpp>
+#include <ctir/traverse/detail/structural_types.hpp>
 
 #include <optional>
 
@@ -11,17 +12,15 @@ namespace ctir::runtime {
 /// structural_equal through TypeInfo::fields alone, for any node type, including those
 /// registered at run time with TypeRegistry::add_runtime_type. Same semantics and same
 /// results as ctir::structural_equal.
-inline bool structural_equal(const ObjectRef& a, const ObjectRef& b,
-                             StructuralEqualOptions options = {}) {
-  return detail::structural::equal_objects<type_list<>>(a.get(), b.get(), options);
-}
+bool structural_equal(const ObjectRef& a, const ObjectRef& b, StructuralEqualOptions options = {});
 
 /// find_structural_mismatch through TypeInfo::fields alone; same results as
 /// ctir::find_structural_mismatch.
-inline std::optional<StructuralMismatch>
-find_structural_mismatch(const ObjectRef& a, const ObjectRef& b,
-                         StructuralEqualOptions options = {}) {
-  return detail::structural::first_mismatch(a.get(), b.get(), options);
-}
+std::optional<StructuralMismatch> find_structural_mismatch(const ObjectRef& a, const ObjectRef& b,
+                                                           StructuralEqualOptions options = {});
 
 } // namespace ctir::runtime
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/runtime/structural_equal-inl.hpp>
+#endif

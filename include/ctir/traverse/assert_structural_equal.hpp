@@ -2,13 +2,12 @@
 #pragma once
 
 #include <ctir/core/error.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/core/ref.hpp>
-#include <ctir/core/type_info.hpp>
 #include <ctir/traverse/access_path.hpp>
 #include <ctir/traverse/structural_equal.hpp>
 
-#include <exception>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,92 +19,25 @@ namespace detail {
 /// Renders the program `root` with `node` underlined, for structural-equality reports.
 ///
 /// This layer cannot include the printer (it sits above it), so the text layer installs
-/// its renderer here during static initialization. While it is null, reports fall back
-/// to a one-line description of each mismatching node.
+/// its renderer here (ctir::install_printer). While it is null, reports fall back to a
+/// one-line description of each mismatching node.
 inline std::string (*program_printer)(const ObjectRef& root, const Object* node) = nullptr;
 
 /// A one-line description of a node: its type key and its plain values, or its variable
 /// name: `ir.FloatImm(dtype=float32, value=1.0)`, `ir.Var('x')`.
-inline std::string structural_short_repr(const Object* node) {
-  if (node == nullptr) {
-    return "null";
-  }
-  const TypeInfo& info = node->type_info();
-  std::string out(info.key);
-  out += '(';
-  if (info.repr != nullptr) {
-    info.repr(*node, out);
-  } else if (info.is_variable && info.variable_name != nullptr) {
-    out += '\'';
-    out += info.variable_name(*node);
-    out += '\'';
-  } else {
-    bool first = true;
-    for (const FieldInfo& field : info.fields) {
-      if (field.ignored()) {
-        continue;
-      }
-      out += first ? "" : ", ";
-      first = false;
-      out += field.name;
-      out += '=';
-      if (field.kind == FieldKind::value) {
-        if (field.print != nullptr) {
-          field.print(*node, field, out);
-        }
-      } else if (field.kind == FieldKind::node) {
-        const Object* child = field.get(*node, field);
-        out += child == nullptr ? std::string("null") : std::string(child->dynamic_type_key());
-      } else {
-        out += '[';
-        out += std::to_string(field.size(*node, field));
-        out += " items]";
-      }
-    }
-  }
-  out += ')';
-  return out;
-}
-
-inline std::string render_mismatch_side(const ObjectRef& root, const Object* node) {
-  if (program_printer != nullptr && root.defined()) {
-    try {
-      std::string text = program_printer(root, node);
-      if (!text.empty() && text.back() != '\n') {
-        text += '\n';
-      }
-      return text;
-    } catch (const std::exception&) {
-      // A printer that cannot print this program must not hide the mismatch itself.
-    }
-  }
-  return "  " + structural_short_repr(node) + "\n";
-}
+std::string structural_short_repr(const Object* node);
 
 } // namespace detail
 
 /// The report of a structural mismatch as assert_structural_equal words it: the access
 /// path on each side and each program with the mismatching node underlined.
-inline std::string format_structural_mismatch(const ObjectRef& lhs, const ObjectRef& rhs,
-                                              const StructuralMismatch& mismatch) {
-  std::string message = "StructuralEqual check failed, caused by lhs at ";
-  message += mismatch.lhs_path.str();
-  message += ":\n";
-  message += detail::render_mismatch_side(lhs, mismatch.lhs_node.get());
-  message += "and rhs at ";
-  message += mismatch.rhs_path.str();
-  message += ":\n";
-  message += detail::render_mismatch_side(rhs, mismatch.rhs_node.get());
-  message += "reason: ";
-  message += mismatch.reason;
-  return message;
-}
+std::string format_structural_mismatch(const ObjectRef& lhs, const ObjectRef& rhs,
+                                       const StructuralMismatch& mismatch);
 
 /// The error of a failed assert_structural_equal: where the two values differ.
 class StructuralEqualError : public Error {
 public:
-  StructuralEqualError(StructuralMismatch mismatch, const std::string& message)
-      : Error(message), mismatch_(std::move(mismatch)) {}
+  StructuralEqualError(StructuralMismatch mismatch, const std::string& message);
 
   const StructuralMismatch& mismatch() const noexcept { return mismatch_; }
   const AccessPath& lhs_path() const noexcept { return mismatch_.lhs_path; }
@@ -139,3 +71,7 @@ struct assert_structural_equal_fn {
 inline constexpr assert_structural_equal_fn assert_structural_equal{};
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/traverse/assert_structural_equal-inl.hpp>
+#endif

@@ -1,7 +1,8 @@
 // structural_hash: a deterministic 64-bit hash of IR consistent with structural_equal.
 #pragma once
 
-#include <ctir/core/error.hpp>
+#include <ctir/core/inline.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_info.hpp>
@@ -9,23 +10,15 @@
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/hooks/value_traits.hpp>
 #include <ctir/traverse/detail/equal_support.hpp>
+#include <ctir/traverse/detail/structural_types.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace ctir {
-
-/// Options of structural hashing; use the same ones as the equality the hash serves.
-struct StructuralHashOptions {
-  /// Hash free variables by the order in which they are first met (as structural_equal
-  /// with map_free_vars pairs them) instead of by their name.
-  bool map_free_vars = false;
-};
 
 namespace detail::structural {
 
@@ -143,28 +136,7 @@ public:
   std::uint64_t finish(std::uint64_t acc) const noexcept { return mix64(acc ^ mix64(length_)); }
 
   /// Hashes a subtree to the end and returns the running hash after it.
-  [[gnu::noinline]] std::uint64_t run_iterative(const Object* node, std::uint16_t flags,
-                                                std::uint64_t acc) {
-    acc_ = acc;
-    push(HashEntry{node, flags});
-    while (true) {
-      HashEntry entry;
-      if (has_pending_) {
-        entry = pending_;
-        has_pending_ = false;
-      } else {
-        // A frame closes when the stack is back to its base; checked only before popping,
-        // when no child of the current node waits in the cache.
-        while (!frames_.empty() && frames_.back().base == work_.size())
-          [[unlikely]] { complete(frames_.pop(), acc_); }
-        if (work_.empty()) {
-          return acc_;
-        }
-        entry = work_.pop();
-      }
-      step(entry);
-    }
-  }
+  std::uint64_t run_iterative(const Object* node, std::uint16_t flags, std::uint64_t acc);
 
 protected:
   CTIR_DETAIL_ALWAYS_INLINE std::uint64_t fold(std::uint64_t acc, std::uint64_t token) noexcept {
@@ -222,90 +194,15 @@ private:
     return token;
   }
 
-  CTIR_DETAIL_ALWAYS_INLINE void push(const HashEntry& entry) {
-    if (has_pending_) {
-      work_.push(pending_);
-    }
-    pending_ = entry;
-    has_pending_ = true;
-  }
+  CTIR_DETAIL_ALWAYS_INLINE void push(const HashEntry& entry);
 
-  void step(const HashEntry& e) {
-    if (e.node == nullptr) {
-      acc_ = fold(acc_, null_token);
-      return;
-    }
-    const Object& node = *e.node;
-    const TypeInfo& info = node.type_info();
-    std::uint64_t token;
-    if (info.is_variable) {
-      if (!first_encounter(&node, info.index, e.flags, token)) {
-        acc_ = fold(acc_, token);
-        return;
-      }
-    } else {
-      if (node.use_count() > 1 && has_node_fields(info)) {
-        if (const SubtreeHash* known = memo_.find(&node)) {
-          acc_ = skip(acc_, *known);
-          return;
-        }
-        // The node's children go above the current size (the cache is empty: this node
-        // was just taken from it or from the stack).
-        HashFrame frame = open_shared(&node, acc_);
-        frame.base = work_.size();
-        frames_.push(frame);
-      }
-      token = hash_combine(node_seed, info.index);
-    }
-    acc_ = fold(acc_, value_token(node, token));
-    const std::span<const FieldInfo> fields = info.fields;
-    for (std::size_t i = fields.size(); i-- > 0;) {
-      const FieldInfo& field = fields[i];
-      if (field.ignored() || field.kind == FieldKind::value) {
-        continue;
-      }
-      const std::uint16_t child = child_flags(e.flags, field.def_kind);
-      if (field.kind == FieldKind::node) {
-        push(HashEntry{field.get(node, field), child});
-      } else {
-        for (std::size_t k = field.size(node, field); k-- > 0;) {
-          push(HashEntry{field.at(node, field, k), child});
-        }
-      }
-    }
-  }
+  void step(const HashEntry& e);
 
   /// The token of a node: `seed` (its type, or a variable's token) with its plain values
   /// and array lengths, in field order.
-  static std::uint64_t value_token(const Object& node, std::uint64_t seed) {
-    const TypeInfo& info = node.type_info();
-    for (const FieldInfo& field : info.fields) {
-      if (field.ignored()) {
-        continue;
-      }
-      if (field.kind == FieldKind::value) {
-        if (field.hash == nullptr) {
-          throw Error("ctir: structural_hash: field '" + std::string(field.name) + "' of " +
-                      std::string(info.key) +
-                      " is a plain value without a hash function; give it one or mark it "
-                      "ignore");
-        }
-        seed = hash_combine(seed, field.hash(node, field));
-      } else if (field.kind == FieldKind::node_array) {
-        seed = hash_combine(seed, field.size(node, field));
-      }
-    }
-    return seed;
-  }
+  static std::uint64_t value_token(const Object& node, std::uint64_t seed);
 
-  static bool has_node_fields(const TypeInfo& info) noexcept {
-    for (const FieldInfo& field : info.fields) {
-      if (!field.ignored() && field.kind != FieldKind::value) {
-        return true;
-      }
-    }
-    return false;
-  }
+  static bool has_node_fields(const TypeInfo& info) noexcept;
 
   bool map_free_vars_;
   std::uint64_t acc_ = 0;
@@ -497,3 +394,7 @@ struct structural_hash_fn {
 inline constexpr structural_hash_fn structural_hash{};
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/traverse/structural_hash-inl.hpp>
+#endif

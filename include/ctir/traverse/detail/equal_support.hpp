@@ -51,7 +51,7 @@ constexpr bool is_definition(std::uint16_t flags) noexcept {
 
 /// The recursive drivers pass a position as one 32-bit word: the entry flags in the low
 /// two bits and the recursion depth above them (one argument register fewer per frame).
-constexpr unsigned position_flags_mask = entry_flags::pattern | entry_flags::def_simple;
+inline constexpr unsigned position_flags_mask = entry_flags::pattern | entry_flags::def_simple;
 
 /// The position of the children of a field with def-region kind `kind`, one level deeper.
 constexpr unsigned child_position(unsigned position, DefRegionKind kind) noexcept {
@@ -83,14 +83,8 @@ constexpr bool ancestors_contain(const std::uint32_t* ancestors, std::uint32_t d
   return false;
 }
 
-/// Whether objects of this type are graph-level dataflow nodes (an ir.Expr that is not
-/// an ir.PrimExpr), whose sharing structural equality takes into account.
-inline bool is_graph_type(const TypeInfo& info) noexcept {
-  return ancestors_contain(info.ancestors, info.depth, expr_root_index) &&
-         !ancestors_contain(info.ancestors, info.depth, prim_expr_root_index);
-}
-
-/// The static counterpart of is_graph_type.
+/// Whether objects of type T are graph-level dataflow nodes (an ir.Expr that is not an
+/// ir.PrimExpr), whose sharing structural equality takes into account.
 template <class T>
 inline constexpr bool is_graph_type_v = ancestors_contain(ancestor_indices_v<T>.data(),
                                                           T::type_depth, expr_root_index) &&
@@ -124,22 +118,6 @@ bool has_children_static(const T& node) noexcept {
     }
   });
   return any;
-}
-
-/// Whether a node has at least one child, through its runtime field table.
-inline bool has_children_runtime(const Object& node) {
-  for (const FieldInfo& field : node.type_info().fields) {
-    if (field.ignored()) {
-      continue;
-    }
-    if (field.kind == FieldKind::node && field.get(node, field) != nullptr) {
-      return true;
-    }
-    if (field.kind == FieldKind::node_array && field.size(node, field) != 0) {
-      return true;
-    }
-  }
-  return false;
 }
 
 // ---------------------------------------------------------------------------

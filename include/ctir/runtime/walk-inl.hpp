@@ -1,0 +1,268 @@
+// Definitions of <ctir/runtime/walk.hpp>.
+// The runtime walk's engine lives here: a per-type cache and a walker over for_each_child.
+#pragma once
+
+#include <ctir/runtime/walk.hpp>
+
+#include <ctir/core/child_visitor.hpp>
+#include <ctir/core/object.hpp>
+#include <ctir/core/type_info.hpp>
+#include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/walk_engine.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace ctir::detail::traverse {
+
+/// TypeInfo::for_each_child for a type without one (registered at run time): the children
+/// read through its field table. After a stop, the rest of this node's children are passed
+/// over without a call.
+CTIR_INLINE bool for_each_child_by_fields(const Object& object, DefRegionKind region,
+                                          ChildVisitor& visitor) {
+  bool go_on = true;
+  for_each_dynamic_child<false>(object, region, [&](const Object* child, DefRegionKind inner) {
+    go_on = go_on && visitor(*child, inner);
+  });
+  return go_on;
+}
+
+/// What a runtime walk does at a node of a given type, per kind of site.
+namespace runtime_site {
+inline constexpr std::uint8_t idle = 1;    ///< no callback, no children to walk
+inline constexpr std::uint8_t descend = 2; ///< walk the node's children
+inline constexpr std::uint8_t matched = 4; ///< call the node's callback
+} // namespace runtime_site
+
+/// What a runtime walk needs to know about a node type, looked up once per type: the
+/// callback that matches it and how to reach its children.
+struct alignas(32) runtime_type_entry {
+  /// The type index this entry describes (initialized to one that cannot hash here).
+  std::uint32_t index = 0;
+  /// runtime_site flags, indexed by the DefRegionKind of the site.
+  std::array<std::uint8_t, 3> site{};
+  const runtime::Callbacks::Entry* match = nullptr;
+  bool (*for_each_child)(const Object&, DefRegionKind, ChildVisitor&) = nullptr;
+};
+
+/// A small direct-mapped cache from type index to runtime_type_entry, so that matching by
+/// ancestry and scanning the field table happen once per type, not once per node.
+class runtime_type_cache {
+public:
+  static constexpr std::uint32_t size = 128;
+
+  explicit runtime_type_cache(const runtime::Callbacks& callbacks) noexcept
+      : callbacks_(callbacks) {
+    static_assert(size == ChildVisitor::filter_slots);
+    for (std::uint32_t slot = 0; slot < size; ++slot) {
+      entries_[slot].index = slot ^ 1U; // never looked up in this slot
+      filter_[slot].index = slot ^ 1U;
+    }
+  }
+
+  /// The types with nothing to do, for ChildVisitor::filter.
+  const ChildVisitor::FilterSlot* filter() const noexcept { return filter_.data(); }
+
+  /// The entry of the node's type if it is in the cache, else null.
+  CTIR_DETAIL_ALWAYS_INLINE const runtime_type_entry* find(const Object& node) const noexcept {
+    const std::uint32_t index = node.dynamic_type_index();
+    const runtime_type_entry& entry = entries_[index % size];
+    return entry.index == index ? &entry : nullptr;
+  }
+
+  CTIR_DETAIL_ALWAYS_INLINE const runtime_type_entry& lookup(const Object& node) {
+    const std::uint32_t index = node.dynamic_type_index();
+    runtime_type_entry& entry = entries_[index % size];
+    if (entry.index != index) [[unlikely]] {
+      fill(entry, node);
+    }
+    return entry;
+  }
+
+private:
+  CTIR_DETAIL_NOINLINE void fill(runtime_type_entry& entry, const Object& node) {
+    const TypeInfo& info = node.type_info();
+    entry.index = info.index;
+    entry.match = callbacks_.match(node);
+    entry.for_each_child =
+        info.for_each_child != nullptr ? info.for_each_child : &for_each_child_by_fields;
+    bool has_children = false;
+    for (const FieldInfo& field : info.fields) {
+      has_children = has_children || (!field.ignored() && field.kind != FieldKind::value);
+    }
+    ChildVisitor::FilterSlot& filter = filter_[info.index % size];
+    filter.index = info.index;
+    filter.skip = 0;
+    for (const DefRegionKind region :
+         {DefRegionKind::none, DefRegionKind::def_simple, DefRegionKind::def_pattern}) {
+      // A variable at a use is a leaf: its type belongs to its definition.
+      const bool descend = has_children && !(region == DefRegionKind::none && info.is_variable);
+      const bool matched = entry.match != nullptr;
+      entry.site[static_cast<std::size_t>(region)] = static_cast<std::uint8_t>(
+          (!matched && !descend ? runtime_site::idle : 0U) |
+          (descend ? runtime_site::descend : 0U) | (matched ? runtime_site::matched : 0U));
+      if (!matched && !descend) {
+        filter.skip =
+            static_cast<std::uint8_t>(filter.skip | (1U << static_cast<unsigned>(region)));
+      }
+    }
+  }
+
+  const runtime::Callbacks& callbacks_;
+  std::array<runtime_type_entry, size> entries_{};
+  std::array<ChildVisitor::FilterSlot, size> filter_{};
+};
+
+/// The runtime layer's walk: callbacks and children found through the type cache. A node
+/// costs one cache lookup; one with something to do also costs a call to its type's
+/// for_each_child, which calls back here for each child. Native recursion within the
+/// stack budget, an explicit stack beyond it.
+template <WalkOrder Order>
+class runtime_walker : private ChildVisitor {
+public:
+  explicit runtime_walker(const runtime::Callbacks& callbacks)
+      : cache_(callbacks), stack_floor_(stack_floor()) {
+    ChildVisitor::visit = &runtime_walker::visit;
+    ChildVisitor::filter = cache_.filter();
+  }
+  runtime_walker(const runtime_walker&) = delete;
+  runtime_walker& operator=(const runtime_walker&) = delete;
+
+  /// Walks `root`; returns the interrupt's payload, if any.
+  std::optional<ObjectRef> run(const Object* root) {
+    if (root != nullptr && !visit(*this, *root, DefRegionKind::none)) {
+      return std::move(payload_.value);
+    }
+    return std::nullopt;
+  }
+
+private:
+  /// The ChildVisitor::visit the node types' for_each_child call back. Nodes with nothing
+  /// to do rarely get here: the filter, filled with the cache, passes over them (and
+  /// walk_node does nothing for those that do). Small, with calls only in tail position,
+  /// so that it saves no registers.
+  static bool visit(ChildVisitor& self, const Object& node, DefRegionKind region) {
+    auto& walker = static_cast<runtime_walker&>(self);
+    const runtime_type_entry* type = walker.cache_.find(node);
+    if (type == nullptr) [[unlikely]] {
+      return walker.visit_new_type(node, region);
+    }
+    const std::uint8_t what = type->site[static_cast<std::size_t>(region)];
+    if (what == runtime_site::descend) {
+      // No callback: the node's children are all there is to it (a tail call, no frame).
+      if (stack_below(walker.stack_floor_)) [[unlikely]] {
+        return walker.walk_deep(node, region);
+      }
+      return type->for_each_child(node, region, self);
+    }
+    return walker.walk_node(node, region, *type, what);
+  }
+
+  /// visit() of a node whose type is not in the cache yet (out of line: a call would make
+  /// visit() save registers on every node).
+  CTIR_DETAIL_NOINLINE bool visit_new_type(const Object& node, DefRegionKind region) {
+    (void)cache_.lookup(node);
+    return visit(*this, node, region);
+  }
+
+  /// A node with something to do.
+  CTIR_DETAIL_NOINLINE bool walk_node(const Object& node, DefRegionKind region,
+                                      const runtime_type_entry& type, std::uint8_t what) {
+    if (stack_below(stack_floor_)) [[unlikely]] {
+      return walk_deep(node, region);
+    }
+    // Loaded before the callback, which the optimizer cannot see through.
+    const runtime::Callbacks::Entry* const match = type.match;
+    const auto for_each_child = type.for_each_child;
+    if constexpr (Order == WalkOrder::pre) {
+      if (match != nullptr) {
+        const WalkAction action = call(*match, node, region);
+        if (action != WalkAction::advance) {
+          return action != WalkAction::interrupt;
+        }
+      }
+    }
+    if ((what & runtime_site::descend) && !for_each_child(node, region, *this)) {
+      return false;
+    }
+    if constexpr (Order == WalkOrder::post) {
+      if (match != nullptr) {
+        return call(*match, node, region) != WalkAction::interrupt;
+      }
+    }
+    return true;
+  }
+
+  CTIR_DETAIL_NOINLINE WalkAction call(const runtime::Callbacks::Entry& entry, const Object& node,
+                                       DefRegionKind region) {
+    borrowed_ref<Object> ref(&node);
+    return apply_walk_result(payload_, entry.walk(ref.get(), region));
+  }
+
+  struct item {
+    const Object* node;
+    /// Set for the second visit of a node in post-order: the callback to call.
+    const runtime::Callbacks::Entry* exit;
+    DefRegionKind region;
+  };
+
+  /// The rest of a subtree too deep for native recursion, on an explicit stack.
+  CTIR_DETAIL_NOINLINE bool walk_deep(const Object& root, DefRegionKind region) {
+    std::vector<item> stack;
+    stack.push_back({&root, nullptr, region});
+    while (!stack.empty()) {
+      const item current = stack.back();
+      stack.pop_back();
+      if (current.exit != nullptr) {
+        if (call(*current.exit, *current.node, current.region) == WalkAction::interrupt) {
+          return false;
+        }
+        continue;
+      }
+      const runtime_type_entry& type = cache_.lookup(*current.node);
+      const std::uint8_t what = type.site[static_cast<std::size_t>(current.region)];
+      if (type.match != nullptr) {
+        if constexpr (Order == WalkOrder::pre) {
+          const WalkAction action = call(*type.match, *current.node, current.region);
+          if (action == WalkAction::interrupt) {
+            return false;
+          }
+          if (action == WalkAction::skip) {
+            continue;
+          }
+        } else {
+          stack.push_back({current.node, type.match, current.region});
+        }
+      }
+      if (what & runtime_site::descend) {
+        for_each_dynamic_child<true>(*current.node, current.region,
+                                     [&](const Object* child, DefRegionKind inner) {
+                                       stack.push_back({child, nullptr, inner});
+                                     });
+      }
+    }
+    return true;
+  }
+
+  runtime_type_cache cache_;
+  std::uintptr_t stack_floor_;
+  payload_slot<ObjectRef> payload_;
+};
+
+} // namespace ctir::detail::traverse
+
+namespace ctir::runtime {
+
+CTIR_INLINE std::optional<ObjectRef> walk(const ObjectRef& root, const Callbacks& callbacks,
+                                          WalkOrder order) {
+  callbacks.expect(Callbacks::Kind::walk, "walk");
+  if (order == WalkOrder::pre) {
+    return detail::traverse::runtime_walker<WalkOrder::pre>(callbacks).run(root.get());
+  }
+  return detail::traverse::runtime_walker<WalkOrder::post>(callbacks).run(root.get());
+}
+
+} // namespace ctir::runtime

@@ -1,0 +1,123 @@
+// Definitions of <ctir/traverse/structural_hash.hpp>.
+#pragma once
+
+#include <ctir/traverse/structural_hash.hpp>
+
+#include <ctir/core/error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace ctir::detail::structural {
+
+// Never inlined into the static fast path, which calls it rarely. The attribute is here, not on
+// the declaration: g++ warns about an inline definition after a noinline declaration.
+[[gnu::noinline]] CTIR_INLINE std::uint64_t
+HashCore::run_iterative(const Object* node, std::uint16_t flags, std::uint64_t acc) {
+  acc_ = acc;
+  push(HashEntry{node, flags});
+  while (true) {
+    HashEntry entry;
+    if (has_pending_) {
+      entry = pending_;
+      has_pending_ = false;
+    } else {
+      // A frame closes when the stack is back to its base; checked only before popping,
+      // when no child of the current node waits in the cache.
+      while (!frames_.empty() && frames_.back().base == work_.size())
+        [[unlikely]] { complete(frames_.pop(), acc_); }
+      if (work_.empty()) {
+        return acc_;
+      }
+      entry = work_.pop();
+    }
+    step(entry);
+  }
+}
+
+CTIR_INLINE void HashCore::push(const HashEntry& entry) {
+  if (has_pending_) {
+    work_.push(pending_);
+  }
+  pending_ = entry;
+  has_pending_ = true;
+}
+
+CTIR_INLINE void HashCore::step(const HashEntry& e) {
+  if (e.node == nullptr) {
+    acc_ = fold(acc_, null_token);
+    return;
+  }
+  const Object& node = *e.node;
+  const TypeInfo& info = node.type_info();
+  std::uint64_t token;
+  if (info.is_variable) {
+    if (!first_encounter(&node, info.index, e.flags, token)) {
+      acc_ = fold(acc_, token);
+      return;
+    }
+  } else {
+    if (node.use_count() > 1 && has_node_fields(info)) {
+      if (const SubtreeHash* known = memo_.find(&node)) {
+        acc_ = skip(acc_, *known);
+        return;
+      }
+      // The node's children go above the current size (the cache is empty: this node
+      // was just taken from it or from the stack).
+      HashFrame frame = open_shared(&node, acc_);
+      frame.base = work_.size();
+      frames_.push(frame);
+    }
+    token = hash_combine(node_seed, info.index);
+  }
+  acc_ = fold(acc_, value_token(node, token));
+  const std::span<const FieldInfo> fields = info.fields;
+  for (std::size_t i = fields.size(); i-- > 0;) {
+    const FieldInfo& field = fields[i];
+    if (field.ignored() || field.kind == FieldKind::value) {
+      continue;
+    }
+    const std::uint16_t child = child_flags(e.flags, field.def_kind);
+    if (field.kind == FieldKind::node) {
+      push(HashEntry{field.get(node, field), child});
+    } else {
+      for (std::size_t k = field.size(node, field); k-- > 0;) {
+        push(HashEntry{field.at(node, field, k), child});
+      }
+    }
+  }
+}
+
+CTIR_INLINE std::uint64_t HashCore::value_token(const Object& node, std::uint64_t seed) {
+  const TypeInfo& info = node.type_info();
+  for (const FieldInfo& field : info.fields) {
+    if (field.ignored()) {
+      continue;
+    }
+    if (field.kind == FieldKind::value) {
+      if (field.hash == nullptr) {
+        throw Error("ctir: structural_hash: field '" + std::string(field.name) + "' of " +
+                    std::string(info.key) +
+                    " is a plain value without a hash function; give it one or mark it "
+                    "ignore");
+      }
+      seed = hash_combine(seed, field.hash(node, field));
+    } else if (field.kind == FieldKind::node_array) {
+      seed = hash_combine(seed, field.size(node, field));
+    }
+  }
+  return seed;
+}
+
+CTIR_INLINE bool HashCore::has_node_fields(const TypeInfo& info) noexcept {
+  for (const FieldInfo& field : info.fields) {
+    if (!field.ignored() && field.kind != FieldKind::value) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace ctir::detail::structural
