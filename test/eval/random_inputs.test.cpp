@@ -2,6 +2,7 @@
 #include <ctir/eval/random_inputs.hpp> // first: the header must compile on its own
 
 #include <ctir/eval/interpreter.hpp>
+#include <ctir/ir/type_str.hpp>
 #include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>
