@@ -1,0 +1,4 @@
+// The template core included, nothing used.
+#include <ctir/ctir.hpp>
+
+int main() {}
