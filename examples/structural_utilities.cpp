@@ -1,6 +1,7 @@
 // Structural utilities, the add_one tour in C++: walk, map, equality and hashing,
 // definitions and uses, visit and mutate, each on add_one. docs/traversal.md explains it.
 #include <ctir/ctir.hpp>
+#include <ctir/text/printer.hpp>
 
 #include <iostream>
 #include <string>

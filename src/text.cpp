@@ -1,6 +1,6 @@
 // ctir::compiled: the text format (lexer, parser, printer and their diagnostics).
 #include <ctir/text/detail/lexer-inl.hpp>
-#include <ctir/text/detail/parse_engine-inl.hpp>
+#include <ctir/text/detail/parse_engine.hpp>
 #include <ctir/text/detail/parse_engine_expr-inl.hpp>
 #include <ctir/text/detail/parse_engine_graph-inl.hpp>
 #include <ctir/text/detail/parse_engine_literal-inl.hpp>
@@ -9,7 +9,7 @@
 #include <ctir/text/detail/parse_engine_type-inl.hpp>
 #include <ctir/text/detail/parse_literal-inl.hpp>
 #include <ctir/text/detail/parse_types-inl.hpp>
-#include <ctir/text/detail/print_engine-inl.hpp>
+#include <ctir/text/detail/print_engine.hpp>
 #include <ctir/text/detail/print_engine_graph-inl.hpp>
 #include <ctir/text/detail/print_engine_module-inl.hpp>
 #include <ctir/text/detail/print_engine_tensor-inl.hpp>
@@ -18,4 +18,5 @@
 #include <ctir/text/detail/print_names-inl.hpp>
 #include <ctir/text/diagnostic-inl.hpp>
 #include <ctir/text/parser-inl.hpp>
+#include <ctir/text/printed_text-inl.hpp>
 #include <ctir/text/printer-inl.hpp>

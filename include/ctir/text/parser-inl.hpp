@@ -3,7 +3,7 @@
 
 #include <ctir/text/parser.hpp>
 
-#include <ctir/text/detail/parse_engine-inl.hpp>
+#include <ctir/text/detail/parse_engine.hpp>
 #include <ctir/text/detail/parse_engine_expr-inl.hpp>
 #include <ctir/text/detail/parse_engine_graph-inl.hpp>
 #include <ctir/text/detail/parse_engine_literal-inl.hpp>

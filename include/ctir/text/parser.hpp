@@ -7,24 +7,13 @@
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
 #include <ctir/text/diagnostic.hpp>
+#include <ctir/text/nesting.hpp>
 
 #include <cstddef>
 #include <string_view>
 #include <vector>
 
 namespace ctir {
-
-/// How deeply constructs may nest in parsed text: parentheses, calls, tuples, blocks,
-/// loops, ifs, closures, block-valued lets, types, constant brackets (each expression,
-/// statement and type inside another counts a level).
-///
-/// The parser is recursive descent, and a level costs a few native frames: measured,
-/// about 1 KB in an optimized build and up to 8 KB in the costliest one (clang,
-/// AddressSanitizer, -O0). At 500 levels even that uses at most 4 MiB, half of the
-/// default 8 MiB stack, leaving the rest to the caller. Deeper text is rejected with the
-/// error "nesting too deep" rather than overflowing the stack; long sequences (a
-/// million statements, lets, bindings or operands in a row) do not nest and have no limit.
-inline constexpr std::size_t max_nesting_depth = 500;
 
 /// Parses a whole module: `def` (graph-level) and `prim` (tensor-level) definitions in
 /// any order, in the format that `print` writes (docs: TEXT_FORMAT.md).

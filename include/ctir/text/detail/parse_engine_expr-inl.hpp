@@ -2,7 +2,7 @@
 // Expressions: operators by precedence, prefixes, postfixes and primaries.
 #pragma once
 
-#include <ctir/text/detail/parse_engine-inl.hpp>
+#include <ctir/text/detail/parse_engine.hpp>
 
 #include <ctir/text/detail/parse_literal.hpp>
 

@@ -2,7 +2,7 @@
 // Graph-level forms: blocks and bindings, closures, if, call_dps and calls.
 #pragma once
 
-#include <ctir/text/detail/parse_engine-inl.hpp>
+#include <ctir/text/detail/parse_engine.hpp>
 
 #include <ctir/ir/type_str.hpp>
 #include <ctir/text/detail/parse_types.hpp>

@@ -2,7 +2,7 @@
 // Literals: numbers, attribute values and tensor constants.
 #pragma once
 
-#include <ctir/text/detail/parse_engine-inl.hpp>
+#include <ctir/text/detail/parse_engine.hpp>
 
 #include <ctir/ir/tensor_data.hpp>
 #include <ctir/ir/type_str.hpp>

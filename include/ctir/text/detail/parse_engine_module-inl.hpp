@@ -2,7 +2,7 @@
 // The engine's entry points, errors, scopes, names, and the module level (def, prim).
 #pragma once
 
-#include <ctir/text/detail/parse_engine-inl.hpp>
+#include <ctir/text/detail/parse_engine.hpp>
 
 #include <ctir/ir/type_str.hpp>
 #include <ctir/text/detail/parse_literal.hpp>

@@ -2,7 +2,7 @@
 // Tensor-level statements: blocks, let, if, alloc, for and stores.
 #pragma once
 
-#include <ctir/text/detail/parse_engine-inl.hpp>
+#include <ctir/text/detail/parse_engine.hpp>
 
 #include <ctir/ir/builder.hpp>
 

@@ -2,7 +2,7 @@
 // Types and dtypes.
 #pragma once
 
-#include <ctir/text/detail/parse_engine-inl.hpp>
+#include <ctir/text/detail/parse_engine.hpp>
 
 #include <optional>
 #include <string_view>

@@ -2,7 +2,7 @@
 // Graph-level expressions: blocks of bindings, atoms, calls and closures.
 #pragma once
 
-#include <ctir/text/detail/print_engine-inl.hpp>
+#include <ctir/text/detail/print_engine.hpp>
 
 #include <ctir/core/error.hpp>
 #include <ctir/text/detail/print_literal.hpp>

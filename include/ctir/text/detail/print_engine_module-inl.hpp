@@ -2,7 +2,7 @@
 // The driver (the work stack and its steps), modules, functions and attributes.
 #pragma once
 
-#include <ctir/text/detail/print_engine-inl.hpp>
+#include <ctir/text/detail/print_engine.hpp>
 
 #include <ctir/core/error.hpp>
 #include <ctir/text/detail/print_literal.hpp>

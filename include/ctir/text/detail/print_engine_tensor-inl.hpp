@@ -2,7 +2,7 @@
 // The tensor level and types: scalar expressions by precedence, statements.
 #pragma once
 
-#include <ctir/text/detail/print_engine-inl.hpp>
+#include <ctir/text/detail/print_engine.hpp>
 
 #include <ctir/core/error.hpp>
 #include <ctir/ir/builder.hpp>

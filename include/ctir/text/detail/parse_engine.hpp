@@ -1,5 +1,5 @@
-// Definitions of <ctir/text/parser.hpp>: the recursive-descent engine behind it, its state and
-// steps (only definitions use it); the steps are defined by job in parse_engine_*-inl.hpp.
+// The recursive-descent engine behind <ctir/text/parser.hpp>, its state and steps (only the
+// parser's definitions use it); the steps are defined by job in parse_engine_*-inl.hpp.
 #pragma once
 
 #include <ctir/ir/attrs.hpp>
@@ -13,7 +13,8 @@
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
 #include <ctir/text/detail/lexer.hpp>
-#include <ctir/text/parser.hpp>
+#include <ctir/text/diagnostic.hpp>
+#include <ctir/text/nesting.hpp>
 
 #include <algorithm>
 #include <cstddef>

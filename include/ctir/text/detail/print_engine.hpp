@@ -1,5 +1,5 @@
-// Definitions of <ctir/text/printer.hpp>: the engine behind print, its state and work stack
-// (only definitions use it); its steps are defined by job in print_engine_*-inl.hpp.
+// The engine behind <ctir/text/printer.hpp>, its state and work stack (only the printer's
+// definitions use it); its steps are defined by job in print_engine_*-inl.hpp.
 #pragma once
 
 #include <ctir/ir/graph/expr.hpp>
@@ -11,7 +11,7 @@
 #include <ctir/ir/var.hpp>
 #include <ctir/text/detail/print_graph.hpp>
 #include <ctir/text/detail/print_names.hpp>
-#include <ctir/text/printer.hpp>
+#include <ctir/text/printed_text.hpp>
 
 #include <algorithm>
 #include <cstddef>
