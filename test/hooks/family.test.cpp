@@ -42,3 +42,26 @@ TEST_CASE("dispatch sends types outside the family to the fallback") {
   CHECK(seen == "family_test.Plugin");
   CHECK(stmt.is<ctir::StmtNode>());
 }
+
+namespace family_test {
+/// A root whose members are only known at run time: its family is declared empty.
+struct PluginRootNode : ctir::Object {
+  CTIR_ABSTRACT_NODE(PluginRootNode, ctir::Object, "family_test.PluginRoot");
+};
+} // namespace family_test
+
+CTIR_FAMILY(family_test::PluginRootNode);
+
+static_assert(ctir::family_t<family_test::PluginRootNode>::size == 0);
+
+TEST_CASE("a family declared empty sends every member to the fallback") {
+  const ctir::TypeInfo& member =
+      ctir::register_dynamic_type<family_test::PluginRootNode>("family_test.PluginMember", {});
+  ctir::Ref<family_test::PluginRootNode> node =
+      ctir::make_dynamic<family_test::PluginRootNode>(member);
+  std::string seen;
+  ctir::dispatch<family_test::PluginRootNode>(
+      *node, [&](const auto&) { seen = "static"; },
+      [&](const ctir::Object& object) { seen = std::string(object.dynamic_type_key()); });
+  CHECK(seen == "family_test.PluginMember");
+}

@@ -14,8 +14,17 @@ namespace ctir {
 /// A concrete type is its own family; an abstract type's family is declared with
 /// CTIR_FAMILY after its members are defined. Types outside the family (registered
 /// at run time, say) still work: dispatch sends them to the runtime fallback.
+///
+/// Asking for the family of an abstract type that has none declared is a compile error, not
+/// an empty family: a traversal compiled without the declaration would silently skip every
+/// member. Object alone defaults to the empty family (every node dispatched at run time).
 template <class T>
 struct family_traits {
+  static_assert(!T::is_abstract_type || std::is_same_v<T, Object>,
+                "ctir: this abstract node type has no family declared in this translation "
+                "unit. For ctir's IR, include <ctir/ir/families.hpp> (or <ctir/ctir.hpp>); for "
+                "your own abstract node, write CTIR_FAMILY(Root, Members...) after the members "
+                "are defined, or CTIR_FAMILY(Root) when they are only known at run time.");
   using type = std::conditional_t<T::is_abstract_type, type_list<>, type_list<T>>;
 };
 
@@ -42,7 +51,7 @@ constexpr bool valid_family(type_list<Ts...>) {
 
 template <class... Ts, class F, class Fallback>
 inline void dispatch_void(type_list<Ts...>, const Object& object, F& f, Fallback& fallback) {
-  const auto index = object.dynamic_type_index();
+  [[maybe_unused]] const auto index = object.dynamic_type_index(); // unused for an empty family
   const bool handled =
       ((index == Ts::type_index ? (f(static_cast<const Ts&>(object)), true) : false) || ...);
   if (!handled) {

@@ -108,22 +108,6 @@ constexpr auto concat_fields(const field_list<A...>& a, const field_list<B...>& 
   return result;
 }
 
-template <std::size_t I, class T>
-struct indexed {
-  using type = T;
-};
-template <class Sequence, class... Ts>
-struct indexer;
-template <std::size_t... Is, class... Ts>
-struct indexer<std::index_sequence<Is...>, Ts...> : indexed<Is, Ts>... {};
-template <std::size_t I, class T>
-indexed<I, T> select_indexed(const indexed<I, T>&);
-
-/// The I-th type of a pack, by overload resolution instead of recursion.
-template <std::size_t I, class... Ts>
-using pack_element_t =
-    typename decltype(select_indexed<I>(indexer<std::index_sequence_for<Ts...>, Ts...>{}))::type;
-
 template <std::size_t I, class... F>
 constexpr auto field_of(const field_list<F...>& list) noexcept {
   using Field = pack_element_t<I, F...>;

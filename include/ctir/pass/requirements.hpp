@@ -218,15 +218,6 @@ using requirement_pool_t =
     typename dependency_closure<type_list<Ps...>,
                                 concat_t<typename declared_dependencies<Ps>::type...>>::type;
 
-template <class List, std::size_t I>
-struct list_at;
-template <class... Ts, std::size_t I>
-struct list_at<type_list<Ts...>, I> {
-  using type = std::tuple_element_t<I, std::tuple<Ts...>>;
-};
-template <class List, std::size_t I>
-using list_at_t = typename list_at<List, I>::type;
-
 /// Whether P is a sequential (statically, or a runtime Pass holding one).
 template <class P>
 constexpr bool is_sequential(const P& p) noexcept {
@@ -310,7 +301,7 @@ auto make_result_name(std::index_sequence<I...>) -> result_name<T::info().requir
 
 template <class Pool, class Plan, std::size_t... I>
 auto make_cycle(std::index_sequence<I...>)
-    -> requirement_cycle<list_at_t<Pool, Plan::problem.cycle[I]>...>;
+    -> requirement_cycle<list_element_t<Plan::problem.cycle[I], Pool>...>;
 
 /// Checks the requirements of a static pool at compile time; a problem becomes a compiler
 /// error naming the passes. Returns true otherwise.
@@ -320,7 +311,7 @@ constexpr bool check_static_requirements() {
   if constexpr (!Plan::checkable) {
     return true; // the constructor checks at run time
   } else if constexpr (Plan::problem.kind == PlanProblem::Kind::missing) {
-    using Pass = list_at_t<Pool, Plan::problem.entry>;
+    using Pass = list_element_t<Plan::problem.entry, Pool>;
     using Name = decltype(make_result_name<Pass, Plan::problem.requirement>(
         std::make_index_sequence<Pass::info().required[Plan::problem.requirement].size()>{}));
     return requirement_not_provided<Pass, Name>::value;

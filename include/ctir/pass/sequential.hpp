@@ -82,7 +82,7 @@ private:
     if constexpr (I < member_count) {
       return std::get<I>(passes_);
     } else {
-      using Dependency = detail::list_at_t<pool, I>;
+      using Dependency = list_element_t<I, pool>;
       // An error here means a type named in `required_passes` is not a pass that can be
       // made in a constant expression by its default constructor (a stateless pass).
       static_assert(pass<Dependency> && std::is_default_constructible_v<Dependency>,

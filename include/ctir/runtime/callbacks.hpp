@@ -6,6 +6,7 @@
 #include <ctir/core/node.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_info.hpp>
+#include <ctir/hooks/family.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/meta.hpp>
@@ -28,6 +29,12 @@ struct opaque_root : Object {
 };
 
 enum class runtime_op : std::uint8_t { walk, map, visit, mutate };
+
+} // namespace ctir::detail::traverse
+
+CTIR_FAMILY(ctir::detail::traverse::opaque_root);
+
+namespace ctir::detail::traverse {
 
 template <runtime_op Op>
 struct runtime_set;

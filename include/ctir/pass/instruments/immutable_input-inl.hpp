@@ -3,6 +3,7 @@
 
 #include <ctir/pass/instruments/immutable_input.hpp>
 
+#include <ctir/ir/families.hpp>
 #include <ctir/pass/detail/open_runs.hpp>
 #include <ctir/traverse/structural_hash.hpp>
 

@@ -38,7 +38,8 @@ struct declared_param<F, Position, Signature, true> {
   using args = typename Signature::args;
   using raw = std::conditional_t<
       (Position < args::size),
-      list_element_t<(Position < args::size ? Position : 0), join_t<args, type_list<void>>>, void>;
+      list_element_t<(Position < args::size ? Position : 0), concat_t<args, type_list<void>>>,
+      void>;
   using info = node_param<std::remove_cvref_t<raw>>;
   static constexpr bool known = info::form != param_form::none;
   static constexpr param_form form = info::form;

@@ -138,22 +138,6 @@ using static_universe_t =
     concat_t<family_t<typename dependent_type<type_list<Roots...>, Object>::type>,
              family_t<Roots>...>;
 
-template <std::size_t I, class T>
-struct indexed_type {
-  using type = T;
-};
-template <class Sequence, class... Ts>
-struct type_indexer;
-template <std::size_t... Is, class... Ts>
-struct type_indexer<std::index_sequence<Is...>, Ts...> : indexed_type<Is, Ts>... {};
-template <std::size_t I, class T>
-indexed_type<I, T> select_indexed(indexed_type<I, T>);
-
-/// The I-th element of Ts, without recursive instantiation.
-template <std::size_t I, class... Ts>
-using type_at_t = typename decltype(select_indexed<I>(
-    type_indexer<std::index_sequence_for<Ts...>, Ts...>{}))::type;
-
 /// A perfect hash of type indices into 2^bits slots: slot = (index * multiplier) >> (32 - bits).
 struct SlotHash {
   std::uint32_t multiplier = 0;
@@ -237,7 +221,7 @@ CTIR_DETAIL_ALWAYS_INLINE decltype(auto) visit_slot(const Object& object, F& f,
                                                     Fallback& fallback) {
   constexpr int position = slot_table<type_list<Ts...>>::position[Slot];
   if constexpr (position >= 0) {
-    using T = type_at_t<static_cast<std::size_t>(position), Ts...>;
+    using T = pack_element_t<static_cast<std::size_t>(position), Ts...>;
     if (object.dynamic_type_index() == T::type_index) {
       return f(static_cast<const T&>(object));
     }

@@ -20,62 +20,7 @@ class mapped_view;
 
 namespace ctir::detail::traverse {
 
-inline constexpr std::size_t npos = std::numeric_limits<std::size_t>::max();
-
-template <std::size_t I, class T>
-struct indexed_type {
-  using type = T;
-};
-template <class Sequence, class... Ts>
-struct type_indexer;
-template <std::size_t... I, class... Ts>
-struct type_indexer<std::index_sequence<I...>, Ts...> : indexed_type<I, Ts>... {};
-template <std::size_t I, class T>
-indexed_type<I, T> select_indexed(const indexed_type<I, T>&);
-
-/// The I-th type of a pack, found by overload resolution (no recursion).
-template <std::size_t I, class... Ts>
-using pack_element_t = typename decltype(select_indexed<I>(
-    type_indexer<std::index_sequence_for<Ts...>, Ts...>{}))::type;
-
-template <std::size_t I, class List>
-struct list_element;
-template <std::size_t I, class... Ts>
-struct list_element<I, type_list<Ts...>> {
-  using type = pack_element_t<I, Ts...>;
-};
-/// The I-th element of a type_list.
-template <std::size_t I, class List>
-using list_element_t = typename list_element<I, List>::type;
-
-/// Concatenation by a fold over `+`: linear, no recursive instantiation.
-template <class... A, class... B>
-type_list<A..., B...> operator+(type_list<A...>, type_list<B...>);
-template <class... Lists>
-struct join {
-  using type = decltype((type_list<>{} + ... + Lists{}));
-};
-template <class... Lists>
-using join_t = typename join<Lists...>::type;
-
-/// The position of T in a pack, or npos.
-template <class T, class... Ts>
-constexpr std::size_t index_in_pack() noexcept {
-  constexpr bool same[] = {std::is_same_v<T, Ts>..., false};
-  for (std::size_t i = 0; i < sizeof...(Ts); ++i) {
-    if (same[i]) {
-      return i;
-    }
-  }
-  return npos;
-}
-
-template <class T, class List>
-struct list_index;
-template <class T, class... Ts>
-struct list_index<T, type_list<Ts...>> {
-  static constexpr std::size_t value = index_in_pack<T, Ts...>();
-};
+inline constexpr std::size_t npos = not_in_list;
 
 template <std::size_t N>
 struct kept_positions {
@@ -117,23 +62,6 @@ struct unique_nodes<type_list<Ts...>> {
 /// A list of node types without repetitions, first occurrences kept in order.
 template <class List>
 using unique_nodes_t = typename unique_nodes<List>::type;
-
-template <class List, class Out = type_list<>>
-struct unique_types;
-template <class Out>
-struct unique_types<type_list<>, Out> {
-  using type = Out;
-};
-template <class T, class... Ts, class... Os>
-struct unique_types<type_list<T, Ts...>, type_list<Os...>> {
-  using type =
-      typename unique_types<type_list<Ts...>,
-                            std::conditional_t<(std::is_same_v<T, Os> || ...), type_list<Os...>,
-                                               type_list<Os..., T>>>::type;
-};
-/// A short list of any types without repetitions (recursive: for lists of a few types).
-template <class List>
-using unique_types_t = typename unique_types<List>::type;
 
 // ---------------------------------------------------------------------------------------
 // What a callable takes and returns, when that is not a template.

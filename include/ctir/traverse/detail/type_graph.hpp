@@ -37,7 +37,7 @@ using field_children_t =
 
 template <class T, std::size_t... I>
 auto field_element_types(std::index_sequence<I...>)
-    -> join_t<field_children_t<field_type_t<T, I>>...>;
+    -> concat_t<field_children_t<field_type_t<T, I>>...>;
 
 /// The successors of a node type in the type graph: an abstract type's family members, a
 /// concrete type's child-field element types.
@@ -56,7 +56,7 @@ template <class List>
 struct closure_step;
 template <class... Ts>
 struct closure_step<type_list<Ts...>> {
-  using type = unique_nodes_t<join_t<type_list<Ts...>, type_successors_t<Ts>...>>;
+  using type = unique_nodes_t<concat_t<type_list<Ts...>, type_successors_t<Ts>...>>;
 };
 
 /// Iterates closure_step to its fixed point (depth: the graph's diameter, a handful).
@@ -77,7 +77,7 @@ template <class List>
 struct concrete_filter;
 template <class... Ts>
 struct concrete_filter<type_list<Ts...>> {
-  using type = join_t<std::conditional_t<Ts::is_abstract_type, type_list<>, type_list<Ts>>...>;
+  using type = concat_t<std::conditional_t<Ts::is_abstract_type, type_list<>, type_list<Ts>>...>;
 };
 /// The concrete members of a list.
 template <class List>

@@ -50,11 +50,11 @@ inline constexpr bool is_walk_result_v = walk_result_traits<R>::valid;
 
 template <class... Ps>
 struct payload_merge {
-  using list =
-      unique_types_t<join_t<std::conditional_t<std::is_void_v<Ps>, type_list<>, type_list<Ps>>...>>;
+  using list = unique_types_t<
+      concat_t<std::conditional_t<std::is_void_v<Ps>, type_list<>, type_list<Ps>>...>>;
   static constexpr bool single = list::size <= 1;
   using type =
-      std::conditional_t<list::size == 0, void, list_element_t<0, join_t<list, type_list<void>>>>;
+      std::conditional_t<list::size == 0, void, list_element_t<0, concat_t<list, type_list<void>>>>;
 };
 
 /// The payload type of a set of callbacks: the one non-void payload they interrupt with.
