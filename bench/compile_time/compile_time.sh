@@ -3,6 +3,7 @@
 # docs/performance.md ("Compile time"), and prints one table per compiler.
 #
 #   bash bench/compile_time/compile_time.sh [--runs N] [--compilers "gcc clang"] [--no-stress]
+#                                           [--stress-limit SECONDS]
 #
 # Each translation unit of bench/compile_time/tus/ (and the generated stress TU, see
 # gen_stress.sh) is compiled N times (default 3) with g++ and clang++; the table shows the
@@ -19,6 +20,8 @@
 # The call-site TUs are compiled in compiled mode (-DCTIR_COMPILED_LIB), as a project of many
 # translation units uses ctir; include_ctir is measured in both modes. Environment: CXX_GCC
 # (default g++), CXX_CLANG (default clang++), CTIR_BENCH_OUT (default build/bench/compile_time).
+# The stress TU is compiled once, stopped after --stress-limit seconds (default 300) or at 4 GB
+# of memory; a stopped compile is reported as over its limit, and FAILs.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -27,11 +30,13 @@ out="${CTIR_BENCH_OUT:-$root/build/bench/compile_time}"
 runs=3
 compilers=(gcc clang)
 stress=1
+stress_limit=300
 while [[ $# -gt 0 ]]; do
   case "$1" in
   --runs) runs="$2"; shift 2 ;;
   --compilers) read -r -a compilers <<<"$2"; shift 2 ;;
   --no-stress) stress=0; shift ;;
+  --stress-limit) stress_limit="$2"; shift 2 ;;
   *) echo "compile_time.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -67,6 +72,26 @@ measure() {
   echo "  $compiler $name: ${seconds[$compiler/$name]} s, ${memory[$compiler/$name]} MB" >&2
 }
 
+# measure_stress <compiler> <source> <flags...>: one compile, bounded in time and memory.
+measure_stress() {
+  local compiler="$1" source="$2" line status=0
+  shift 2
+  line=$( (ulimit -v $((4 * 1024 * 1024)) && /usr/bin/time -f "%U %M" timeout "$stress_limit" \
+    "${cxx[$compiler]}" "$@" -c "$source" -o "$out/$compiler-stress.o") 2>&1 >/dev/null | tail -n 1) ||
+    status=$?
+  if [[ $status -ne 0 ]]; then
+    seconds[$compiler/stress]=">$stress_limit"
+    memory[$compiler/stress]="?"
+    object[$compiler/stress]="-"
+    echo "  $compiler stress: stopped (time limit ${stress_limit} s or 4 GB of memory)" >&2
+    return
+  fi
+  seconds[$compiler/stress]="${line% *}"
+  memory[$compiler/stress]=$(awk -v m="${line#* }" 'BEGIN {printf "%.0f", m/1024}')
+  object[$compiler/stress]=$(size "$out/$compiler-stress.o" | awk 'NR==2 {printf "%.0f", ($1+$2)/1024}')
+  echo "  $compiler stress: ${seconds[$compiler/stress]} s, ${memory[$compiler/stress]} MB" >&2
+}
+
 std=(-std=c++20 -I"$root/include")
 for compiler in "${compilers[@]}"; do
   echo "Compiling with ${cxx[$compiler]} ($runs runs each) ..." >&2
@@ -81,7 +106,7 @@ for compiler in "${compilers[@]}"; do
     measure "$compiler" mlir_walk "$here/tus/mlir_walk.cpp" -std=c++17 -I"$mlir_include" -O2
   fi
   if [[ $stress -eq 1 && $compiler == gcc ]]; then
-    measure "$compiler" stress "$out/stress.cpp" "${std[@]}" -O2 -DCTIR_COMPILED_LIB
+    measure_stress "$compiler" "$out/stress.cpp" "${std[@]}" -O2 -DCTIR_COMPILED_LIB
   fi
 done
 
@@ -103,7 +128,11 @@ row() {
     budget="<= +${budget} s" ;;
   absolute)
     value="${s} s, ${memory[$compiler/$tu]} MB"
-    verdict=$(awk -v a="$s" -v m="${memory[$compiler/$tu]}" 'BEGIN {print (a <= 20 && m <= 1536) ? "PASS" : "FAIL"}')
+    if [[ $s == ">"* ]]; then
+      verdict=FAIL
+    else
+      verdict=$(awk -v a="$s" -v m="${memory[$compiler/$tu]}" 'BEGIN {print (a <= 20 && m <= 1536) ? "PASS" : "FAIL"}')
+    fi
     budget="<= 20 s, <= 1536 MB" ;;
   esac
   [[ $verdict == FAIL ]] && failures=$((failures + 1))

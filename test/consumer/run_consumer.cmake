@@ -4,7 +4,7 @@
 #         -DWORK_DIR=<scratch dir> -DCXX=<compiler> -DGENERATOR=<generator>
 #         [-DMAKE_PROGRAM=<ninja/make>] [-DBUILD_TYPE=<type>] -P run_consumer.cmake
 #
-# find_package:     configures ctir alone, `cmake --install`s it into
+# find_package:     configures and builds ctir alone, `cmake --install`s it into
 #                   WORK_DIR/prefix, then builds test/consumer/find_package
 #                   against that prefix (and checks that it found that copy).
 # add_subdirectory: builds test/consumer/add_subdirectory, which pulls in
@@ -41,6 +41,7 @@ if(MODE STREQUAL "find_package")
   run("${CMAKE_COMMAND}" -S "${CTIR_SOURCE_DIR}" -B "${WORK_DIR}/ctir-build" ${common_args}
       -DCTIR_BUILD_TESTS=OFF -DCTIR_BUILD_EXAMPLES=OFF -DCTIR_BUILD_BENCHMARKS=OFF
       -DCTIR_BUILD_TOOLS=OFF -DCTIR_INSTALL=ON)
+  run("${CMAKE_COMMAND}" --build "${WORK_DIR}/ctir-build") # libctir.a, for ctir::compiled
   run("${CMAKE_COMMAND}" --install "${WORK_DIR}/ctir-build" --prefix "${prefix}")
   run("${CMAKE_COMMAND}" -S "${CTIR_SOURCE_DIR}/test/consumer/find_package" -B "${consumer_build}"
       ${common_args} "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)

@@ -48,7 +48,10 @@ TEST_CASE("registering a runtime type twice or under an unknown parent is an err
   orphan.parent_key = "registry_test.Missing";
   CHECK_THROWS_WITH_AS(ctir::TypeRegistry::global().add_runtime_type(orphan),
                        "ctir: cannot register type 'registry_test.Orphan': its parent "
-                       "'registry_test.Missing' is not a registered type",
+                       "'registry_test.Missing' is not a registered type (static types "
+                       "register when their first node is created, or with "
+                       "ctir::register_type<T>(); the IR's all at once with "
+                       "ctir::register_ir_types())",
                        ctir::type_registration_error);
   ctir::RuntimeTypeSpec concrete;
   concrete.key = "registry_test.NoHooks";

@@ -99,6 +99,7 @@ TEST_CASE("a plug-in plain value without a hash function is reported, not crashe
   spec.clone = [](const Object& o) -> Object* {
     return new DynamicNode(static_cast<const DynamicNode&>(o));
   };
+  register_ir_types(); // the parent, Object, named by key
   static const TypeInfo& type = TypeRegistry::global().add_runtime_type(spec);
   const ObjectRef a = make_dynamic(type, {});
   CHECK_THROWS_WITH_AS(

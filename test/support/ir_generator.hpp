@@ -62,6 +62,7 @@ inline DynamicNode& dyn(Object& object) { return static_cast<DynamicNode&>(objec
 inline const TypeInfo& register_dynamic_type(const std::string& key, const std::string& parent_key,
                                              const std::vector<DynamicField>& fields,
                                              bool is_variable = false) {
+  register_ir_types(); // the parents and element types named by key
   static std::mutex mutex;
   static std::map<std::string, const TypeInfo*> registered;
   std::lock_guard lock(mutex);

@@ -50,7 +50,10 @@ CTIR_INLINE const TypeInfo& TypeRegistry::add_runtime_type(RuntimeTypeSpec spec)
   auto parent_it = state_->by_key.find(spec.parent_key);
   if (parent_it == state_->by_key.end()) {
     throw type_registration_error("ctir: cannot register type '" + spec.key + "': its parent '" +
-                                  spec.parent_key + "' is not a registered type");
+                                  spec.parent_key +
+                                  "' is not a registered type (static types register when their "
+                                  "first node is created, or with ctir::register_type<T>(); the "
+                                  "IR's all at once with ctir::register_ir_types())");
   }
   const TypeInfo* parent = parent_it->second;
   if (parent->is_final) {

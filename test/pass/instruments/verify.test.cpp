@@ -3,6 +3,7 @@
 
 #include <ctir/hooks/runtime_type.hpp>
 #include <ctir/ir/builder.hpp>
+#include <ctir/ir/families.hpp>
 #include <ctir/pass/module_pass.hpp>
 #include <ctir/pass/sequential.hpp>
 
@@ -179,6 +180,7 @@ TEST_CASE("an undefined variable is reported once, at its first use, with the nu
 }
 
 TEST_CASE("a node type registered at run time scopes its def fields to its later fields") {
+  register_ir_types(); // its fields name ir.Var and ir.SeqStmt by key
   // plugin-style `scoped(vars) { body }`: the variables are defined for the body only.
   static const TypeInfo& scoped = register_dynamic_type<StmtNode>(
       "instruments_test.Scoped",
