@@ -18,8 +18,8 @@ struct tag {};
 template <std::size_t... I>
 auto make_tags(std::index_sequence<I...>) -> type_list<tag<I>...>;
 
-// 600 types: past g++'s default template depth of 900 for a recursion with a few levels per
-// element, far below it for a fold.
+// 600 types: past the depth a recursion of a few levels per element reaches (g++ stops at 900
+// levels) and past the 256 operands clang allows a fold expression.
 using many = decltype(make_tags(std::make_index_sequence<600>{}));
 
 template <class T>
@@ -58,10 +58,30 @@ TEST_CASE("unique_types_t drops repetitions and keeps first occurrences in order
   static_assert(std::is_same_v<unique_types_t<type_list<int, char, int, long, char>>,
                                type_list<int, char, long>>);
   static_assert(std::is_same_v<unique_types_t<concat_t<many, many>>, many>);
+  static_assert(std::is_same_v<unique_types_t<concat_t<many, type_list<int, tag<0>>, many>>,
+                               concat_t<many, type_list<int>>>);
   CHECK(unique_types_t<concat_t<many, type_list<tag<3>, int>>>::size == 601);
 }
 
+template <class T>
+struct is_last_tag : std::bool_constant<std::is_same_v<T, tag<599>>> {};
+
+TEST_CASE("concat_t takes many lists at once") {
+  using lists = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
+    return concat_t<type_list<tag<I>>...>{};
+  }(std::make_index_sequence<600>{}));
+  static_assert(std::is_same_v<lists, many>);
+  static_assert(
+      std::is_same_v<flat_list_t<int, type_list<>, type_list<char>>, type_list<int, char>>);
+  CHECK(lists::size == 600);
+}
+
 TEST_CASE("list_contains_v, list_any_v and for_each_type see every element") {
+  static_assert(list_contains_v<tag<599>, many>);
+  static_assert(list_any_v<is_last_tag, many>);
+  std::size_t visited = 0;
+  for_each_type(many{}, [&](auto) { ++visited; });
+  CHECK(visited == 600);
   static_assert(list_contains_v<long, type_list<int, long>>);
   static_assert(!list_contains_v<short, type_list<int, long>>);
   static_assert(list_any_v<is_pointer_like, type_list<int, char*>>);
