@@ -8,6 +8,7 @@
 #include <ctir/core/object.hpp>
 #include <ctir/core/type_info.hpp>
 #include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/equal_support.hpp>
 #include <ctir/traverse/detail/walk_engine.hpp>
 
 #include <array>
@@ -35,6 +36,7 @@ namespace runtime_site {
 inline constexpr std::uint8_t idle = 1;    ///< no callback, no children to walk
 inline constexpr std::uint8_t descend = 2; ///< walk the node's children
 inline constexpr std::uint8_t matched = 4; ///< call the node's callback
+inline constexpr std::uint8_t shared = 8;  ///< met once however many uses reach it
 } // namespace runtime_site
 
 /// What a runtime walk needs to know about a node type, looked up once per type: the
@@ -93,6 +95,7 @@ private:
     for (const FieldInfo& field : info.fields) {
       has_children = has_children || (!field.ignored() && field.kind != FieldKind::value);
     }
+    const bool once = structural::visited_once(node);
     ChildVisitor::FilterSlot& filter = filter_[info.index % size];
     filter.index = info.index;
     filter.skip = 0;
@@ -103,7 +106,8 @@ private:
       const bool matched = entry.match != nullptr;
       entry.site[static_cast<std::size_t>(region)] = static_cast<std::uint8_t>(
           (!matched && !descend ? runtime_site::idle : 0U) |
-          (descend ? runtime_site::descend : 0U) | (matched ? runtime_site::matched : 0U));
+          (descend ? runtime_site::descend : 0U) | (matched ? runtime_site::matched : 0U) |
+          (once && descend ? runtime_site::shared : 0U));
       if (!matched && !descend) {
         filter.skip =
             static_cast<std::uint8_t>(filter.skip | (1U << static_cast<unsigned>(region)));
@@ -174,6 +178,9 @@ private:
     if (stack_below(stack_floor_)) [[unlikely]] {
       return walk_deep(node, region);
     }
+    if ((what & runtime_site::shared) != 0 && node.use_count() > 1 && !first_visit(node)) {
+      return true;
+    }
     // Loaded before the callback, which the optimizer cannot see through.
     const runtime::Callbacks::Entry* const match = type.match;
     const auto for_each_child = type.for_each_child;
@@ -224,6 +231,10 @@ private:
       }
       const runtime_type_entry& type = cache_.lookup(*current.node);
       const std::uint8_t what = type.site[static_cast<std::size_t>(current.region)];
+      if ((what & runtime_site::shared) != 0 && current.node->use_count() > 1 &&
+          !first_visit(*current.node)) {
+        continue;
+      }
       if (type.match != nullptr) {
         if constexpr (Order == WalkOrder::pre) {
           const WalkAction action = call(*type.match, *current.node, current.region);
@@ -247,9 +258,20 @@ private:
     return true;
   }
 
+  /// Whether this is the first time the walk meets a node that is visited once.
+  bool first_visit(const Object& node) {
+    if (visited_.find(&node) != nullptr) {
+      return false;
+    }
+    visited_.insert_new(&node, true);
+    return true;
+  }
+
   runtime_type_cache cache_;
   std::uintptr_t stack_floor_;
   payload_slot<ObjectRef> payload_;
+  /// The nodes visited once that the walk has met (see visited_once_v).
+  structural::FlatMap<const Object*, bool> visited_;
 };
 
 } // namespace ctir::detail::traverse

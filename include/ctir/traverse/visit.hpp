@@ -7,6 +7,7 @@
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/callback_set.hpp>
 #include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/equal_support.hpp>
 #include <ctir/traverse/detail/type_graph.hpp>
 #include <ctir/traverse/detail/walk_engine.hpp>
 
@@ -124,6 +125,11 @@ private:
   /// Returns true when the visit is interrupted.
   template <class C>
   bool step(const C& node, DefRegionKind region) {
+    if constexpr (structural::visited_once_v<C>) {
+      if (node.use_count() > 1 && !first_visit(node)) {
+        return false;
+      }
+    }
     constexpr std::size_t k = Set::template first_match<C>();
     if constexpr (k != npos) {
       using P = typename set_payload<Set, static_visitor>::type;
@@ -142,6 +148,9 @@ private:
   }
 
   bool step_dynamic(const Object& node, DefRegionKind region) {
+    if (node.use_count() > 1 && structural::visited_once(node) && !first_visit(node)) {
+      return false;
+    }
     using P = typename set_payload<Set, static_visitor>::type;
     WalkAction action = WalkAction::advance;
     auto handler = [&](auto&& result) {
@@ -193,10 +202,21 @@ private:
     }
   }
 
+  /// Whether this is the first time the visit meets a node that is visited once.
+  bool first_visit(const Object& node) {
+    if (visited_.find(&node) != nullptr) {
+      return false;
+    }
+    visited_.insert_new(&node, true);
+    return true;
+  }
+
   const Set& set_;
   void* payload_;
   DefRegionKind region_ = DefRegionKind::none;
   std::vector<item> stack_;
+  /// The nodes visited once that the visit has met (see visited_once_v).
+  structural::FlatMap<const Object*, bool> visited_;
 };
 
 template <class B, class Visitor>

@@ -14,13 +14,6 @@
 
 namespace ctir::detail::structural {
 
-/// Whether objects of this type are graph-level dataflow nodes (an ir.Expr that is not
-/// an ir.PrimExpr), whose sharing structural equality takes into account.
-CTIR_INLINE bool is_graph_type(const TypeInfo& info) noexcept {
-  return ancestors_contain(info.ancestors, info.depth, expr_root_index) &&
-         !ancestors_contain(info.ancestors, info.depth, prim_expr_root_index);
-}
-
 /// Whether a node has at least one child, through its runtime field table.
 CTIR_INLINE bool has_children_runtime(const Object& node) {
   for (const FieldInfo& field : node.type_info().fields) {

@@ -10,6 +10,7 @@
 #include <ctir/hooks/family.hpp>
 #include <ctir/hooks/hooks.hpp>
 #include <ctir/hooks/type_table.hpp>
+#include <ctir/traverse/detail/sharing.hpp>
 
 #include <array>
 #include <bit>
@@ -61,46 +62,6 @@ constexpr unsigned child_position(unsigned position, DefRegionKind kind) noexcep
 
 /// The recursion depth of a position.
 constexpr unsigned position_depth(unsigned position) noexcept { return position >> 2U; }
-
-// ---------------------------------------------------------------------------
-// Node classes
-// ---------------------------------------------------------------------------
-
-// Graph-level dataflow nodes compare as a DAG and tensor-level scalars as trees. The
-// distinction is part of the IR (ir/), which sits above this layer, so the two family
-// roots are named by their type keys; a type index is the hash of its key, so this needs
-// no include of ir/ and also covers node types registered at run time under ir.Expr.
-inline constexpr std::uint32_t expr_root_index = type_index_of_key("ir.Expr");
-inline constexpr std::uint32_t prim_expr_root_index = type_index_of_key("ir.PrimExpr");
-
-constexpr bool ancestors_contain(const std::uint32_t* ancestors, std::uint32_t depth,
-                                 std::uint32_t index) noexcept {
-  for (std::uint32_t i = 0; i <= depth; ++i) {
-    if (ancestors[i] == index) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/// Whether objects of type T are graph-level dataflow nodes (an ir.Expr that is not an
-/// ir.PrimExpr), whose sharing structural equality takes into account.
-template <class T>
-inline constexpr bool is_graph_type_v = ancestors_contain(ancestor_indices_v<T>.data(),
-                                                          T::type_depth, expr_root_index) &&
-                                        !ancestors_contain(ancestor_indices_v<T>.data(),
-                                                           T::type_depth, prim_expr_root_index);
-
-/// Whether T has fields that hold nodes (and so may have children).
-template <class T>
-inline constexpr bool has_node_fields_v = [] {
-  bool any = false;
-  for_each_field<T>([&](const auto& field) {
-    using F = std::remove_cvref_t<decltype(field)>;
-    any = any || (!F::ignored && F::kind != FieldKind::value);
-  });
-  return any;
-}();
 
 /// Whether a node has at least one child (a non-null node field or a non-empty array),
 /// through the static hooks.

@@ -16,6 +16,7 @@
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/callback_set.hpp>
 #include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/equal_support.hpp>
 #include <ctir/traverse/detail/map_result.hpp>
 #include <ctir/traverse/detail/map_slots.hpp>
 #include <ctir/traverse/detail/meta.hpp>
@@ -205,6 +206,22 @@ protected:
     if (stack_below(stack_floor_)) [[unlikely]] {
       return map_deep(node, Region);
     }
+    if constexpr (Region == DefRegionKind::none && structural::visited_once_v<C>) {
+      if (node.use_count() > 1) {
+        if (const ObjectRef* known = recalled(node)) {
+          return mapped_ref(*known);
+        }
+        mapped_ref result = map_node<Region>(node);
+        remember(node, result);
+        return result;
+      }
+    }
+    return map_node<Region>(node);
+  }
+
+  /// A node with children to map, after the budget check and the memo.
+  template <DefRegionKind Region, class C>
+  CTIR_DETAIL_ALWAYS_INLINE mapped_ref map_node(const C& node) {
     constexpr std::size_t k = Set::template first_match<C>();
     if constexpr (Mode == rewrite_mode::map_pre && k != npos) {
       slots_of<C> none;
@@ -404,7 +421,46 @@ protected:
   // The explicit-stack path: subtrees deeper than the stack budget, nodes of types
   // registered at run time, and all of mutate.
 
+  // -------------------------------------------------------------------------------------
+  // Sharing: a node visited once (see visited_once_v) that is referenced more than once is
+  // mapped once, and every use gets its one result, so the output shares what the input
+  // shared.
+
+  /// The result recorded for a shared node (an empty ref: unchanged), or null if none yet.
+  const ObjectRef* recalled(const Object& node) noexcept {
+    const shared_result* known = shared_.find(&node);
+    return known != nullptr ? &known->result : nullptr;
+  }
+
+  /// Records a shared node's result; the entry holds the node too, so that its address
+  /// cannot be reused by another node while the map runs.
+  CTIR_DETAIL_NOINLINE void remember(const Object& node, const mapped_ref& result) {
+    shared_.insert_new(
+        &node, shared_result{ObjectRef::borrow(&node),
+                             result.defined() ? ObjectRef::borrow(result.get()) : ObjectRef()});
+  }
+
+  /// Whether the explicit-stack path has the result of a shared node already (then pushed
+  /// as the node's result), else arranges to record the result it is about to compute.
+  bool recall_or_remember(const Object& node, DefRegionKind region) {
+    if (region != DefRegionKind::none || node.use_count() <= 1) {
+      return false;
+    }
+    if (const ObjectRef* known = recalled(node)) {
+      results_.emplace_back(*known);
+      return true;
+    }
+    work_.push_back({&node, 0, region, item_kind::remember});
+    return false;
+  }
+
+  struct shared_result {
+    ObjectRef node;
+    ObjectRef result;
+  };
+
   enum class item_kind : std::uint8_t {
+    remember,         ///< the node above is done: record its result (it is shared)
     enter,            ///< map the node (callbacks included)
     enter_quiet,      ///< map the node's children only (no callback on the node itself)
     exit,             ///< children done: finish the node with its post-order callback
@@ -445,6 +501,10 @@ protected:
     while (work_.size() > work_base) {
       const item current = work_.back();
       work_.pop_back();
+      if (current.kind == item_kind::remember) {
+        remember(*current.node, results_.back());
+        continue;
+      }
       dispatch_list(
           concrete{}, *current.node, [&](const auto& node) { deep_step(node, current); },
           [&](const Object& node) { deep_step_dynamic(node, current); });
@@ -456,7 +516,14 @@ protected:
     constexpr std::size_t k = Set::template first_match<C>();
     const DefRegionKind region = current.region;
     switch (current.kind) {
+    case item_kind::remember:
+      return;
     case item_kind::enter:
+      if constexpr (structural::visited_once_v<C>) {
+        if (recall_or_remember(node, region)) {
+          return;
+        }
+      }
       if constexpr (Mode == rewrite_mode::mutate && k != npos) {
         slots_of<C> none;
         mapped_view<C> view(node, none, false);
@@ -650,7 +717,12 @@ protected:
       result = take_result(std::forward<decltype(value)>(value), node, [] { return mapped_ref(); });
     };
     switch (current.kind) {
+    case item_kind::remember:
+      return;
     case item_kind::enter:
+      if (structural::visited_once(node) && recall_or_remember(node, region)) {
+        return;
+      }
       if constexpr (Mode == rewrite_mode::mutate) {
         if (call_dynamic(node, region, handler)) {
           results_.push_back(std::move(result));
@@ -788,6 +860,8 @@ protected:
   std::vector<ObjectRef> keep_alive_;
   std::vector<item> work_;
   std::vector<mapped_ref> results_;
+  /// Shared nodes already mapped, with their results.
+  structural::FlatMap<const Object*, shared_result> shared_;
 };
 
 } // namespace ctir::detail::traverse

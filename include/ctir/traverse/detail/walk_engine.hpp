@@ -8,6 +8,7 @@
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/callback_set.hpp>
 #include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/equal_support.hpp>
 #include <ctir/traverse/detail/meta.hpp>
 #include <ctir/traverse/detail/type_graph.hpp>
 
@@ -346,6 +347,11 @@ private:
         return walk_deep(&node, Region);
       }
     }
+    if constexpr (structural::visited_once_v<C>) {
+      if (node.use_count() > 1 && !first_visit(node)) {
+        return true;
+      }
+    }
     constexpr std::size_t k = Set::template first_match<C>();
     if constexpr (Order == WalkOrder::pre && k != npos) {
       const WalkAction action = call<k>(node, Region);
@@ -429,6 +435,11 @@ private:
 
   template <class C>
   bool deep_step(const C& node, const item& current, std::vector<item>& stack) {
+    if constexpr (structural::visited_once_v<C>) {
+      if (!current.exit && node.use_count() > 1 && !first_visit(node)) {
+        return true;
+      }
+    }
     constexpr std::size_t k = Set::template first_match<C>();
     if constexpr (Order == WalkOrder::post && k != npos) {
       if (current.exit) {
@@ -486,6 +497,9 @@ private:
       set_.call_dynamic(node, current.region, handler);
       return action != WalkAction::interrupt;
     }
+    if (node.use_count() > 1 && structural::visited_once(node) && !first_visit(node)) {
+      return true;
+    }
     if constexpr (Order == WalkOrder::pre) {
       set_.call_dynamic(node, current.region, handler);
       if (action == WalkAction::interrupt) {
@@ -506,9 +520,21 @@ private:
     return true;
   }
 
+  /// Whether this is the first time the walk meets a node that is visited once (out of
+  /// line: only nodes referenced more than once ask).
+  CTIR_DETAIL_NOINLINE bool first_visit(const Object& node) {
+    if (visited_.find(&node) != nullptr) {
+      return false;
+    }
+    visited_.insert_new(&node, true);
+    return true;
+  }
+
   const Set set_;
   std::uintptr_t stack_floor_;
   payload_slot<Payload> payload_;
+  /// The nodes visited once that the walk has met (see visited_once_v).
+  structural::FlatMap<const Object*, bool> visited_;
 };
 
 } // namespace ctir::detail::traverse
