@@ -166,17 +166,36 @@ TEST_CASE("shared DAGs 60 levels deep hash in time linear in their distinct node
 }
 
 TEST_CASE("a memoized subtree contributes exactly what hashing it again would") {
-  // The hash ignores sharing, so a DAG and its fully expanded tree hash alike: that
-  // checks the memo (used for the DAG, never for the tree) against plain hashing.
+  // Tensor-level sharing is not part of the value, so a DAG and its fully expanded tree
+  // hash alike: that checks the memo (used for the DAG, never for the tree) against plain
+  // hashing.
   const Var x = int_var("x");
   CHECK(hash_of(prim_dag(10, x)) == hash_of(prim_tree(10, x)));
   CHECK(hash_of(prim_dag(10, x), true) == hash_of(prim_tree(10, x), true));
-  const Var g = Var::make("g");
-  CHECK(hash_of(graph_dag(10, g)) == hash_of(graph_tree(10, g)));
-  // Tensor-level expressions compare as trees, so these are also equal.
   CHECK(structural_equal(prim_dag(10, x), prim_tree(10, x)));
-  // Graph-level ones compare as DAGs: equal hashes, unequal values.
+}
+
+TEST_CASE("a graph-level DAG hashes apart from its expanded tree, as it compares") {
+  const Var g = Var::make("g");
   CHECK_FALSE(structural_equal(graph_dag(10, g), graph_tree(10, g)));
+  CHECK(hash_of(graph_dag(10, g)) != hash_of(graph_tree(10, g)));
+  // %0 = add(%x, %x); add(%0, %0) against add(add(%x, %x), add(%x, %x)).
+  const Var x = Var::make("x");
+  const Expr shared = call("add", {x, x});
+  const Expr dag = call("add", {shared, shared});
+  const Expr tree = call("add", {call("add", {x, x}), call("add", {x, x})});
+  CHECK_FALSE(structural_equal(dag, tree));
+  CHECK(hash_of(dag) != hash_of(tree));
+  // Equal DAGs built apart hash alike, whichever of their nodes is shared where.
+  const Expr again = call("add", {x, x});
+  CHECK(structural_equal(dag, Expr(call("add", {again, again}))));
+  CHECK(hash_of(dag) == hash_of(call("add", {again, again})));
+  // Sharing in different places: (s, s, t) against (s, t, t).
+  const Expr t = call("multiply", {x, x});
+  const Expr left = Tuple::make({shared, shared, t});
+  const Expr right = Tuple::make({shared, t, t});
+  CHECK_FALSE(structural_equal(left, right));
+  CHECK(hash_of(left) != hash_of(right));
 }
 
 TEST_CASE("a shared subtree that defines variables hashes like its unshared copies") {
@@ -200,12 +219,20 @@ TEST_CASE("a shared subtree that defines variables hashes like its unshared copi
   const Expr without_sharing = Let::make(w, PrimExpr(0.0f),
                                          Tuple::make({call("add", {w, Expr(PrimExpr(1.0f))}),
                                                       call("add", {w, Expr(PrimExpr(1.0f))})}));
-  CHECK(hash_of(with_sharing) == hash_of(without_sharing));
+  // Graph-level sharing is part of the value: the shared call is one node used twice.
+  CHECK_FALSE(structural_equal(with_sharing, without_sharing));
+  CHECK(hash_of(with_sharing) != hash_of(without_sharing));
+  const Var u = Var::make("u");
+  const Expr use_u = call("add", {u, Expr(PrimExpr(1.0f))});
+  const Expr shared_again = Let::make(u, PrimExpr(0.0f), Tuple::make({use_u, use_u}));
+  CHECK(structural_equal(with_sharing, shared_again));
+  CHECK(hash_of(with_sharing) == hash_of(shared_again));
   // A shared subtree whose first visit meets a free variable for the first time.
   const Var free = Var::make("free");
   const Expr free_use = call("add", {free, free});
+  const Expr free_again = call("add", {free, free});
   CHECK(hash_of(Tuple::make({free_use, free_use})) ==
-        hash_of(Tuple::make({call("add", {free, free}), call("add", {free, free})})));
+        hash_of(Tuple::make({free_again, free_again})));
 }
 
 TEST_CASE("IRModules hash through their node") {

@@ -58,6 +58,12 @@ CTIR_INLINE void HashCore::step(const HashEntry& e) {
       acc_ = fold(acc_, token);
       return;
     }
+  } else if (is_graph_type(info) && has_children_runtime(node)) {
+    if (graph_node_met_before(&node, token)) {
+      acc_ = fold(acc_, token);
+      return;
+    }
+    token = hash_combine(node_seed, info.index);
   } else {
     if (node.use_count() > 1 && has_node_fields(info)) {
       if (const SubtreeHash* known = memo_.find(&node)) {

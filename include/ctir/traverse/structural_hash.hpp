@@ -34,6 +34,7 @@ struct HashFrame {
   std::uint64_t acc;    ///< the running hash before the node
   std::uint64_t length; ///< the number of tokens before the node
   std::size_t records;  ///< variables recorded before the node
+  std::uint64_t graphs; ///< graph-level nodes met before the node
   std::size_t base;     ///< the work-stack size below the node's children
 };
 
@@ -55,6 +56,7 @@ inline constexpr std::uint64_t null_token = 0x9AE16A3B2F90404FULL;
 inline constexpr std::uint64_t node_seed = 0xC3A5C85C97CB3127ULL;
 inline constexpr std::uint64_t bound_var_seed = 0xB492B66FBE98F273ULL;
 inline constexpr std::uint64_t free_var_seed = 0x9AE16A3B2F90404EULL;
+inline constexpr std::uint64_t graph_reference_seed = 0x5851F42D4C957F2DULL;
 
 inline std::uint64_t reduce61(std::uint64_t x) noexcept {
   x = (x & hash_prime) + (x >> 61U);
@@ -120,7 +122,12 @@ inline constexpr unsigned hash_recursion_budget = 160;
 /// its own fields (the type) are hashed at that first encounter only. No pointer value
 /// enters a hash, so it is the same in every run.
 ///
-/// Shared nodes are memoized by identity (only nodes referenced more than once can be
+/// Graph-level dataflow nodes with children are a DAG, as structural_equal compares them:
+/// each one met for the first time gets the next ordinal, and meeting it again hashes as a
+/// reference to that ordinal (one token), so a DAG and its expanded tree hash apart, and
+/// equal DAGs, whose nodes pair up in the same order, hash alike.
+///
+/// Other shared nodes are memoized by identity (only nodes referenced more than once can be
 /// met again), so a DAG hashes in time linear in its distinct nodes. The binding context
 /// is handled by construction: a visit of a subtree that records no new variable sees
 /// only tokens already fixed, so its contribution is the same wherever the subtree
@@ -151,12 +158,12 @@ protected:
 
   /// Where a shared subtree starts, to memoize what it contributes.
   HashFrame open_shared(const Object* node, std::uint64_t acc) const noexcept {
-    return HashFrame{node, acc, length_, tokens_.size(), 0};
+    return HashFrame{node, acc, length_, tokens_.size(), graphs_met_, 0};
   }
 
   void complete(const HashFrame& frame, std::uint64_t acc) {
-    if (frame.records != tokens_.size()) {
-      return; // the subtree recorded variables: its next visit will differ
+    if (frame.records != tokens_.size() || frame.graphs != graphs_met_) {
+      return; // the subtree recorded variables or graph nodes: its next visit will differ
     }
     SubtreeHash subtree;
     subtree.length = length_ - frame.length;
@@ -166,6 +173,20 @@ protected:
   }
 
   const SubtreeHash* memoized(const Object* node) noexcept { return memo_.find(node); }
+
+  /// For a graph-level node with children: true, with the token of a reference to it, if
+  /// the hash met it before; else false, and the node takes the next ordinal.
+  bool graph_node_met_before(const Object* node, std::uint64_t& token) {
+    if (node->use_count() > 1) {
+      if (const std::uint64_t* ordinal = graphs_.find(node)) {
+        token = hash_combine(graph_reference_seed, *ordinal);
+        return true;
+      }
+      graphs_.insert_new(node, graphs_met_);
+    }
+    ++graphs_met_;
+    return false;
+  }
 
   // The token of a variable; true on its first encounter (its fields are hashed next),
   // false on every later one.
@@ -213,6 +234,9 @@ private:
   WorkStack<HashFrame, 8> frames_;
   FlatMap<const Object*, std::uint64_t> tokens_;
   FlatMap<const Object*, SubtreeHash> memo_;
+  /// Shared graph-level nodes met so far, with their ordinals.
+  FlatMap<const Object*, std::uint64_t> graphs_;
+  std::uint64_t graphs_met_ = 0;
 };
 
 /// The static layer's fast path: the same hash, recursing through the compile-time hooks
@@ -275,6 +299,16 @@ private:
       acc = fold(acc, value_token<T>(node, token));
       return hash_children<T>(node, position, acc);
     } else {
+      if constexpr (is_graph_type_v<T> && has_node_fields_v<T>) {
+        if (has_children_static(node)) {
+          std::uint64_t reference;
+          if (graph_node_met_before(&node, reference)) {
+            return fold(acc, reference);
+          }
+          acc = fold(acc, value_token<T>(node, hash_combine(node_seed, T::type_index)));
+          return hash_children<T>(node, position, acc);
+        }
+      }
       if constexpr (has_node_fields_v<T>) {
         if (node.use_count() > 1) [[unlikely]] {
           return hash_shared<T>(node, position, acc);
@@ -368,9 +402,10 @@ std::uint64_t hash_object(const Object* root, const StructuralHashOptions& optio
 struct structural_hash_fn {
   /// A 64-bit hash consistent with structural_equal under the same map_free_vars:
   /// structurally equal values hash alike. Deterministic across runs and builds (no
-  /// address enters it). Sharing does not change it (a DAG hashes like its expanded
-  /// tree), and a shared DAG hashes in time linear in its distinct nodes. Any depth
-  /// works: bounded recursion, then a heap stack.
+  /// address enters it). Graph-level sharing is part of the value, as for equality (a
+  /// DAG of calls hashes apart from its expanded tree); tensor-level sharing is not. A
+  /// shared DAG hashes in time linear in its distinct nodes. Any depth works: bounded
+  /// recursion, then a heap stack.
   template <structural_value A>
   std::uint64_t operator()(const A& value, StructuralHashOptions options = {}) const {
     return detail::structural::hash_object<

@@ -14,22 +14,6 @@
 
 namespace ctir::detail::structural {
 
-/// Whether a node has at least one child, through its runtime field table.
-CTIR_INLINE bool has_children_runtime(const Object& node) {
-  for (const FieldInfo& field : node.type_info().fields) {
-    if (field.ignored()) {
-      continue;
-    }
-    if (field.kind == FieldKind::node && field.get(node, field) != nullptr) {
-      return true;
-    }
-    if (field.kind == FieldKind::node_array && field.size(node, field) != 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 CTIR_INLINE std::string variable_label(const Object* var) {
   const TypeInfo& info = var->type_info();
   std::string name = info.variable_name != nullptr ? std::string(info.variable_name(*var)) : "";

@@ -45,6 +45,23 @@ constexpr bool is_graph_type(const TypeInfo& info) noexcept {
          !ancestors_contain(info.ancestors, info.depth, prim_expr_root_index);
 }
 
+/// Whether a node has at least one child (a non-null node field or a non-empty array),
+/// through its runtime field table.
+inline bool has_children_runtime(const Object& node) {
+  for (const FieldInfo& field : node.type_info().fields) {
+    if (field.ignored()) {
+      continue;
+    }
+    if (field.kind == FieldKind::node && field.get(node, field) != nullptr) {
+      return true;
+    }
+    if (field.kind == FieldKind::node_array && field.size(node, field) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Whether T has fields that hold nodes (and so may have children).
 template <class T>
 inline constexpr bool has_node_fields_v = [] {
