@@ -21,6 +21,14 @@ TEST_CASE("a module pass keeps the name and opt_level it is given") {
   static_assert(module_pass<decltype(q)>);
 }
 
+TEST_CASE("a module pass without a name is an error that says how to name it") {
+  PassInfo nameless;
+  nameless.opt_level = 1;
+  CHECK_THROWS_WITH(make_module_pass(nameless, [](IRModule mod) { return mod; }),
+                    "ctir::ModulePass: a pass needs a name; give its PassInfo one: "
+                    "PassInfo{.name = \"MyPass\"}");
+}
+
 TEST_CASE("a module pass of a captureless lambda is a constant expression") {
   constexpr auto p = make_module_pass("Identity", 0, [](IRModule mod) { return mod; });
   static_assert(p.info().name == "Identity");

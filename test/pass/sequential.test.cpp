@@ -204,6 +204,29 @@ TEST_CASE("a sequential is named 'sequential' unless given a PassInfo") {
   const auto named = sequential(PassInfo{.name = "O2", .opt_level = 2}, Infer{}, Fold{});
   CHECK(named.info().name == "O2");
   CHECK(named.info().opt_level == 2);
+  // Given only an opt_level, it keeps the name "sequential".
+  PassInfo only_level;
+  only_level.opt_level = 2;
+  const auto leveled = sequential(only_level, Infer{});
+  CHECK(leveled.info().name == "sequential");
+  CHECK(leveled.info().opt_level == 2);
+}
+
+namespace {
+/// A pass class whose name was forgotten.
+struct Nameless {
+  static constexpr PassInfo info() {
+    PassInfo info;
+    info.opt_level = 1;
+    return info;
+  }
+  IRModule operator()(IRModule mod, const PassContext&) const { return mod; }
+};
+} // namespace
+
+TEST_CASE("a pass class with an empty name is an error that names the class") {
+  CHECK_THROWS_WITH(sequential(Infer{}, Nameless{}),
+                    doctest::Contains("Nameless: a pass needs a name"));
 }
 
 TEST_CASE("an empty sequential returns the very same module") {

@@ -46,6 +46,30 @@ TEST_CASE("a Pass erases a static pass and keeps its info") {
   static_assert(pass<Pass> && module_pass<Pass>);
 }
 
+namespace {
+/// A pass class whose name was forgotten.
+struct Unnamed {
+  PassInfo info() const {
+    PassInfo info;
+    info.opt_level = 1;
+    return info;
+  }
+  IRModule operator()(IRModule mod, const PassContext&) const { return mod; }
+};
+} // namespace
+
+TEST_CASE("a Pass of a class with an empty name is an error that names the class") {
+  CHECK_THROWS_WITH(Pass(Unnamed{}), doctest::Contains("Unnamed: a pass needs a name"));
+}
+
+TEST_CASE("a runtime sequential given only an opt_level is named sequential") {
+  PassInfo only_level;
+  only_level.opt_level = 2;
+  const Pass seq = sequential(std::vector<Pass>{}, only_level);
+  CHECK(seq.info().name == "sequential");
+  CHECK(seq.info().opt_level == 2);
+}
+
 TEST_CASE("runtime: one pass under one instrument calls exactly enter, run_before, run_after, "
           "exit") {
   EventLog log;

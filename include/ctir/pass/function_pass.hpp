@@ -42,7 +42,10 @@ public:
   using function_type = Ref<FuncNode>;
 
   constexpr PerFunctionPass(PassInfo info, F function)
-      : info_(stable_info(info)), function_(std::move(function)) {}
+      : info_(stable_info(named_info(info, std::is_same_v<FuncNode, FunctionNode>
+                                               ? "ctir::FunctionPass"
+                                               : "ctir::PrimFuncPass"))),
+        function_(std::move(function)) {}
 
   constexpr const PassInfo& info() const noexcept { return info_; }
   /// Rewrites one function.

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -113,6 +114,41 @@ namespace detail {
 
 /// `info` with every name interned, so it no longer refers to the caller's strings. In a
 /// constant expression the names are already literals and are kept as they are.
+/// The name of a pass class, as the compiler spells it, for errors about the class.
+template <class P>
+constexpr std::string_view pass_class_name() noexcept {
+#if defined(__clang__) || defined(__GNUC__)
+  // "... pass_class_name() [with P = ns::MyPass; ...]" (g++) or "... [P = ns::MyPass]" (clang).
+  const std::string_view signature = __PRETTY_FUNCTION__;
+  const std::size_t start = signature.find("P = ");
+  if (start != std::string_view::npos) {
+    const std::size_t first = start + 4;
+    const std::size_t end = signature.find_first_of(";]", first);
+    return signature.substr(first, end == std::string_view::npos ? end : end - first);
+  }
+#endif
+  return "a pass class";
+}
+
+/// A sequential's PassInfo: named "sequential" when given no name
+/// (`sequential(PassInfo{.opt_level = 2}, ...)`), as TVM names it.
+constexpr PassInfo sequential_info(PassInfo info) {
+  if (info.name.empty()) {
+    info.name = "sequential";
+  }
+  return info;
+}
+
+/// A pass's PassInfo, checked to have a name; `pass_class` names the kind of pass in the
+/// error (a compile error when the pass is built in a constant expression).
+constexpr const PassInfo& named_info(const PassInfo& info, std::string_view pass_class) {
+  if (info.name.empty()) {
+    throw Error(std::string(pass_class) +
+                ": a pass needs a name; give its PassInfo one: PassInfo{.name = \"MyPass\"}");
+  }
+  return info;
+}
+
 constexpr PassInfo stable_info(const PassInfo& info) {
   if (std::is_constant_evaluated()) {
     return info;

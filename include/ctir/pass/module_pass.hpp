@@ -24,7 +24,8 @@ template <class F>
 class ModulePass : public pass_interface<ModulePass<F>> {
 public:
   constexpr ModulePass(PassInfo info, F function)
-      : info_(detail::stable_info(info)), function_(std::move(function)) {}
+      : info_(detail::stable_info(detail::named_info(info, "ctir::ModulePass"))),
+        function_(std::move(function)) {}
 
   constexpr const PassInfo& info() const noexcept { return info_; }
   /// The bare rewrite (run it through `pass(mod)` to get instruments and error reports).

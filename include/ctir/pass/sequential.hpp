@@ -57,7 +57,15 @@ class Sequential : public pass_interface<Sequential<Ps...>> {
 
 public:
   constexpr explicit Sequential(PassInfo info, Ps... passes)
-      : info_(detail::stable_info(info)), passes_(std::move(passes)...) {
+      : info_(detail::stable_info(detail::sequential_info(info))), passes_(std::move(passes)...) {
+    std::apply(
+        [](const auto&... members) {
+          (static_cast<void>(detail::named_info(
+               detail::info_of(members),
+               detail::pass_class_name<std::remove_cvref_t<decltype(members)>>())),
+           ...);
+        },
+        passes_);
     plan();
   }
 

@@ -16,7 +16,7 @@ namespace detail {
 
 CTIR_INLINE RuntimeSequential::RuntimeSequential(PassInfo info, std::vector<Pass> passes,
                                                  bool implicit, const PassRegistry& registry)
-    : info_(stable_info(info)), passes_(std::move(passes)), implicit_(implicit) {
+    : info_(stable_info(sequential_info(info))), passes_(std::move(passes)), implicit_(implicit) {
   plan(registry);
 }
 

@@ -12,6 +12,7 @@
 #include <ctir/runtime/pass/detail/syntax.hpp>
 
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -89,7 +90,8 @@ template <class P>
 class PassModel final : public PassConcept {
 public:
   explicit PassModel(P pass, PassOptionValues given = {})
-      : pass_(std::move(pass)), info_(info_of(pass_)), given_(std::move(given)) {}
+      : pass_(std::move(pass)), info_(named_info(info_of(pass_), pass_class_name<P>())),
+        given_(std::move(given)) {}
 
   const PassInfo& info() const noexcept override { return info_; }
   IRModule transform(IRModule mod, const PassContext& ctx) const override {
