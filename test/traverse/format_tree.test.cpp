@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+
 using namespace ctir;
 
 namespace {
@@ -75,3 +78,30 @@ TEST_CASE("format_tree draws seed 002's mixed module") {
 }
 
 TEST_CASE("format_tree of a null reference says so") { CHECK(format_tree(Stmt()) == "null\n"); }
+
+TEST_CASE("format_tree draws a shared call once and refers to it afterwards") {
+  const Var x = Var::make("x");
+  const Call product = Call::make(Op::make("multiply"), {x, x});
+  const Call root = Call::make(Op::make("add"), {product, product});
+  CHECK(format_tree(root) == "Call\n"
+                             "├── op: Op(name=\"add\")\n"
+                             "├── args[0]: #0 = Call(args=[x, x])\n"
+                             "│   └── op: Op(name=\"multiply\")\n"
+                             "└── args[1]: #0\n");
+}
+
+TEST_CASE("format_tree of a DAG with 2^400 paths is linear in its distinct nodes") {
+  Expr older = Var::make("a");
+  Expr newer = Var::make("b");
+  for (int k = 0; k < 400; ++k) {
+    Expr next = Call::make(Op::make("add"), {newer, older});
+    older = newer;
+    newer = next;
+  }
+  const std::string drawing = format_tree(*newer);
+  // Each call, its operands and one reference per further use: a few lines per binding
+  // (the expanded tree would take 2^400).
+  const auto lines = std::count(drawing.begin(), drawing.end(), '\n');
+  CHECK(lines < 4 * 400);
+  CHECK(drawing.find("#398 = ") != std::string::npos);
+}

@@ -4,11 +4,13 @@
 #include <ctir/traverse/format_tree.hpp>
 
 #include <ctir/core/type_info.hpp>
+#include <ctir/traverse/detail/sharing.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -51,6 +53,10 @@ public:
         child_prefix += item.last ? "    " : "│   ";
       }
       out_ += item.label;
+      if (shared_reference(*item.node)) {
+        out_ += '\n';
+        continue;
+      }
       std::vector<Branch> branches;
       write_node_line(*item.node, item.def_site, branches);
       out_ += '\n';
@@ -68,6 +74,22 @@ private:
     std::string label;
     bool def_site;
   };
+
+  /// A graph-level node reached through several uses is drawn once, as `#k = Call(...)`
+  /// with its children; every later use is the line `#k`, so the drawing of a DAG is
+  /// linear in its distinct nodes. Writes the `#k`; true for a later use.
+  bool shared_reference(const Object& node) {
+    if (node.use_count() <= 1 || !structural::visited_once(node)) {
+      return false;
+    }
+    const auto [it, first] = shared_ids_.emplace(&node, shared_ids_.size());
+    out_ += '#';
+    out_ += std::to_string(it->second);
+    if (first) {
+      out_ += " = ";
+    }
+    return !first;
+  }
 
   static bool is_variable(const Object& node) { return node.type_info().is_variable; }
 
@@ -233,6 +255,7 @@ private:
   }
 
   std::string out_;
+  std::unordered_map<const Object*, std::size_t> shared_ids_;
 };
 
 } // namespace detail

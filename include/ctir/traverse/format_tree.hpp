@@ -17,7 +17,10 @@ namespace ctir {
 /// Plain fields, variable uses, types and literals of another kind than their parent
 /// (the bounds of a loop) print inside their parent's line; sub-expressions of an
 /// expression and statements get their own lines; a variable at a definition site
-/// shows its fields. Works for every node type, including those registered at run time.
+/// shows its fields. A graph-level node reached through several uses is drawn once, as
+/// `#0 = Call(...)` with its children, and every later use is the line `#0`, so a DAG's
+/// drawing is linear in its distinct nodes. Works for every node type, including those
+/// registered at run time.
 std::string format_tree(const Object& root);
 
 /// format_tree of the node a Ref holds ("null" for a null Ref).
