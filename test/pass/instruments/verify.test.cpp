@@ -383,6 +383,20 @@ TEST_CASE("a shared expression DAG is checked in linear time") {
   CHECK(diagnostics[0].kind == WellFormedDiagnostic::Kind::undefined_variable);
 }
 
+TEST_CASE("a closure bound once and called twice is one definition, not two") {
+  auto x = Var::make("x", tensor({2}));
+  auto a = Var::make("a", tensor({2}));
+  const Function closure = Function::make({a}, call("negative", {a}));
+  const Expr body = call("add", {Call::make(closure, {x}), Call::make(closure, {x})});
+  CHECK(verify_well_formed(module_of(Function::make({x}, body))).empty());
+  // Two closures that define one variable are still two definitions of it.
+  const Function other = Function::make({a}, call("exp", {a}));
+  const Expr both = call("add", {Call::make(closure, {x}), Call::make(other, {x})});
+  const auto diagnostics = verify_well_formed(module_of(Function::make({x}, both)));
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0].kind == WellFormedDiagnostic::Kind::duplicate_definition);
+}
+
 TEST_CASE("the verifier stops collecting at max_diagnostics") {
   auto n = Var::make("n", DataType::int32());
   auto A = Var::make("A", TensorType::make({n}, DataType::float32()));

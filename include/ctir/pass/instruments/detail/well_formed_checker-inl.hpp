@@ -35,6 +35,7 @@ CTIR_INLINE void Checker::check_function(std::size_t i) {
   log_.clear();
   marks_.clear();
   memo_.clear();
+  shared_definitions_.clear();
   undefined_.clear();
   epoch_ = ++epoch_counter_;
   path_.clear();
@@ -114,6 +115,13 @@ CTIR_INLINE void Checker::visit(const Item& item) {
     return;
   }
   const bool has_defs = has_def_fields(info);
+  if (has_defs && node.use_count() > 1 && structural::visited_once(node)) {
+    // A graph-level node that defines variables (a closure, a let) reached through several
+    // uses is one definition, checked at its first use.
+    if (!shared_definitions_.insert(&node).second) {
+      return;
+    }
+  }
   if (!has_defs && node.use_count() > 1 &&
       (info.derives_from(ExprNode::type_index, ExprNode::type_depth) ||
        info.derives_from(TypeNode::type_index, TypeNode::type_depth))) {

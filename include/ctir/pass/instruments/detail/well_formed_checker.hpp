@@ -13,6 +13,7 @@
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
 #include <ctir/pass/instruments/verify.hpp>
+#include <ctir/traverse/detail/sharing.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -162,6 +163,8 @@ private:
   std::uint64_t epoch_counter_ = 0;
   std::unordered_set<std::pair<const Object*, std::uint64_t>, MemoHash> memo_;
   std::unordered_map<const Object*, Undefined> undefined_;
+  /// Shared graph-level nodes with definitions, checked once (at their first use).
+  std::unordered_set<const Object*> shared_definitions_;
   std::unordered_map<const Object*, Type> call_types_;
 };
 
