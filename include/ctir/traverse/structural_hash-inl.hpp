@@ -58,7 +58,7 @@ CTIR_INLINE void HashCore::step(const HashEntry& e) {
       acc_ = fold(acc_, token);
       return;
     }
-  } else if (is_graph_type(info) && has_children_runtime(node)) {
+  } else if (is_dataflow_type(info) && has_children_runtime(node)) {
     if (graph_node_met_before(&node, token)) {
       acc_ = fold(acc_, token);
       return;

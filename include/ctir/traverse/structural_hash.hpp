@@ -122,7 +122,8 @@ inline constexpr unsigned hash_recursion_budget = 160;
 /// its own fields (the type) are hashed at that first encounter only. No pointer value
 /// enters a hash, so it is the same in every run.
 ///
-/// Graph-level dataflow nodes with children are a DAG, as structural_equal compares them:
+/// Graph-level dataflow nodes with children are a DAG, as structural_equal compares them
+/// (tensor-level functions, which equality also pairs one to one, hash as trees):
 /// each one met for the first time gets the next ordinal, and meeting it again hashes as a
 /// reference to that ordinal (one token), so a DAG and its expanded tree hash apart, and
 /// equal DAGs, whose nodes pair up in the same order, hash alike.
@@ -299,7 +300,7 @@ private:
       acc = fold(acc, value_token<T>(node, token));
       return hash_children<T>(node, position, acc);
     } else {
-      if constexpr (is_graph_type_v<T> && has_node_fields_v<T>) {
+      if constexpr (is_dataflow_type_v<T> && has_node_fields_v<T>) {
         if (has_children_static(node)) {
           std::uint64_t reference;
           if (graph_node_met_before(&node, reference)) {

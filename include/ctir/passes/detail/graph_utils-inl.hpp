@@ -156,36 +156,46 @@ CTIR_INLINE std::string type_text(const Type& type) {
   return type.defined() ? type_str(type) : std::string("no type");
 }
 
+/// Whether a field holds operands: declared as ir.Expr (any dataflow value), and not a
+/// definition site. Read from the node type's hooks, so a graph-level node type declared
+/// outside ctir has its operands too.
+CTIR_INLINE bool is_operand_field(const FieldInfo& field) noexcept {
+  return !field.ignored() && field.kind != FieldKind::value &&
+         field.def_kind == DefRegionKind::none && field.element_type_index == ExprNode::type_index;
+}
+
 CTIR_INLINE bool is_composite(const Expr& e) {
-  return e.is<CallNode>() || e.is<TupleNode>() || e.is<TupleGetItemNode>() || e.is<LetNode>() ||
-         e.is<IfNode>() || e.is<FunctionNode>() || e.is<CallDpsNode>();
+  if (!e.defined() || e.is<VarNode>()) {
+    return false;
+  }
+  for (const FieldInfo& field : e->type_info().fields) {
+    if (is_operand_field(field)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 CTIR_INLINE std::vector<Expr> operands(const Expr& e) {
-  if (const auto* call = e.as<CallNode>()) {
-    std::vector<Expr> kids{call->op};
-    kids.insert(kids.end(), call->args.begin(), call->args.end());
+  std::vector<Expr> kids;
+  if (!e.defined()) {
     return kids;
   }
-  if (const auto* tuple = e.as<TupleNode>()) {
-    return tuple->fields;
+  const Object& node = *e;
+  for (const FieldInfo& field : node.type_info().fields) {
+    if (!is_operand_field(field)) {
+      continue;
+    }
+    if (field.kind == FieldKind::node) {
+      kids.push_back(downcast<ExprNode>(ObjectRef::borrow(field.get(node, field))));
+    } else {
+      const std::size_t size = field.size(node, field);
+      for (std::size_t i = 0; i < size; ++i) {
+        kids.push_back(downcast<ExprNode>(ObjectRef::borrow(field.at(node, field, i))));
+      }
+    }
   }
-  if (const auto* item = e.as<TupleGetItemNode>()) {
-    return {item->tuple};
-  }
-  if (const auto* let = e.as<LetNode>()) {
-    return {let->value, let->body};
-  }
-  if (const auto* branch = e.as<IfNode>()) {
-    return {branch->cond, branch->then_branch, branch->else_branch};
-  }
-  if (const auto* fn = e.as<FunctionNode>()) {
-    return {fn->body};
-  }
-  if (const auto* dps = e.as<CallDpsNode>()) {
-    return dps->args;
-  }
-  return {};
+  return kids;
 }
 
 } // namespace ctir::passes::detail

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ctir/core/linkage.hpp>
+#include <ctir/core/type_info.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/type.hpp>
@@ -41,13 +42,18 @@ Type constant_type(const ConstantNode& constant);
 /// The text of a type for messages ("no type" for null).
 std::string type_text(const Type& type);
 
+/// Whether a field of a node type holds operands: declared as ir.Expr, not a definition
+/// site (read from the type's hooks).
+bool is_operand_field(const FieldInfo& field) noexcept;
+
 /// Whether `e` has graph-level operands the rewriter descends into (calls, tuples,
-/// projections, lets, ifs, closures, call_dps); everything else is a leaf.
+/// projections, lets, ifs, closures, call_dps, and any node type with an ir.Expr field);
+/// everything else is a leaf.
 bool is_composite(const Expr& e);
 
-/// The operands of a composite node, in evaluation order: a call's callee then its
-/// arguments, a let's value then its body, an if's condition then its branches, a closure's
-/// body.
+/// The operands of a composite node, in field order, which is evaluation order: a call's
+/// callee then its arguments, a let's value then its body, an if's condition then its
+/// branches, a closure's body.
 std::vector<Expr> operands(const Expr& e);
 
 } // namespace ctir::passes::detail

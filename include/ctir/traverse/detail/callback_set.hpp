@@ -5,6 +5,7 @@
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_info.hpp>
 #include <ctir/core/type_list.hpp>
+#include <ctir/hooks/family.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/meta.hpp>
@@ -101,7 +102,11 @@ struct bound_callback<Kind, F, type_list<Ts...>, Position> {
     if constexpr (is_def_region) {
       return false;
     } else {
-      return ((std::is_base_of_v<Ts, E> || (std::is_base_of_v<E, Ts> && !std::is_final_v<Ts>)) ||
+      // A matched type below E that is not final, or final but outside E's family (a node
+      // kind declared outside the IR, dispatched at run time), may hide in a field of type E.
+      return ((std::is_base_of_v<Ts, E> ||
+               (std::is_base_of_v<E, Ts> &&
+                (!std::is_final_v<Ts> || !list_contains_v<Ts, family_t<E>>))) ||
               ...);
     }
   }

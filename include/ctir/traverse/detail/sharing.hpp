@@ -20,6 +20,7 @@ namespace ctir::detail::structural {
 // no include of ir/ and also covers node types registered at run time under ir.Expr.
 inline constexpr std::uint32_t expr_root_index = type_index_of_key("ir.Expr");
 inline constexpr std::uint32_t prim_expr_root_index = type_index_of_key("ir.PrimExpr");
+inline constexpr std::uint32_t prim_func_index = type_index_of_key("ir.PrimFunc");
 
 constexpr bool ancestors_contain(const std::uint32_t* ancestors, std::uint32_t depth,
                                  std::uint32_t index) noexcept {
@@ -62,6 +63,18 @@ inline bool has_children_runtime(const Object& node) {
   return false;
 }
 
+/// Whether objects of type T are graph-level dataflow values: graph types other than
+/// tensor-level functions (a PrimFunc is a tree of statements, wherever it is used).
+template <class T>
+inline constexpr bool is_dataflow_type_v =
+    is_graph_type_v<T> &&
+    !ancestors_contain(ancestor_indices_v<T>.data(), T::type_depth, prim_func_index);
+
+/// is_dataflow_type_v for a type known at run time only.
+constexpr bool is_dataflow_type(const TypeInfo& info) noexcept {
+  return is_graph_type(info) && !ancestors_contain(info.ancestors, info.depth, prim_func_index);
+}
+
 /// Whether T has fields that hold nodes (and so may have children).
 template <class T>
 inline constexpr bool has_node_fields_v = [] {
@@ -74,16 +87,17 @@ inline constexpr bool has_node_fields_v = [] {
 }();
 
 /// Whether a traversal meets a node of type T once however many uses reach it (a call, a
-/// tuple, a let, a closure ...): a graph-level node with operands. Variables, operators,
-/// global variables, constants and tensor-level IR are met at every use.
+/// tuple, a let, a closure ...): a graph-level dataflow node with operands. Variables,
+/// operators, global variables, constants and tensor-level IR (functions included) are met
+/// at every use.
 template <class T>
 inline constexpr bool visited_once_v =
-    is_graph_type_v<T>&& has_node_fields_v<T> && !is_variable_node_v<T>;
+    is_dataflow_type_v<T>&& has_node_fields_v<T> && !is_variable_node_v<T>;
 
 /// visited_once_v for a node of a type known at run time only.
 inline bool visited_once(const Object& node) noexcept {
   const TypeInfo& info = node.type_info();
-  if (info.is_variable || !is_graph_type(info)) {
+  if (info.is_variable || !is_dataflow_type(info)) {
     return false;
   }
   for (const FieldInfo& field : info.fields) {
