@@ -6,6 +6,7 @@
 #include <ctir/ir/families.hpp>
 #include <ctir/pass/module_pass.hpp>
 #include <ctir/pass/sequential.hpp>
+#include <ctir/text/parser.hpp>
 
 #include <doctest/doctest.h>
 #include <pass_testing.hpp>
@@ -395,6 +396,19 @@ TEST_CASE("a closure bound once and called twice is one definition, not two") {
   const auto diagnostics = verify_well_formed(module_of(Function::make({x}, both)));
   REQUIRE(diagnostics.size() == 1);
   CHECK(diagnostics[0].kind == WellFormedDiagnostic::Kind::duplicate_definition);
+}
+
+TEST_CASE("a block with a let, shared by two uses, parses and verifies") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {
+  %0 = {
+    let %v = exp(%x);
+    %v
+  };
+  add(%0, %0)
+}
+)");
+  CHECK(verify_well_formed(mod).empty());
 }
 
 TEST_CASE("the verifier stops collecting at max_diagnostics") {
