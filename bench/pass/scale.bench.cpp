@@ -76,19 +76,22 @@ std::string fibonacci(std::int64_t n) {
   return text + "  " + newer + "\n}\n";
 }
 
-/// n/10 functions of 10 bindings each, each calling the next.
+/// The name of function f of many_functions: @main calls @f1, which calls @f2, ...
+std::string function_name(std::int64_t f) { return f == 0 ? "main" : "f" + std::to_string(f); }
+
+/// n/10 functions of 10 bindings each, each calling the next, from @main.
 std::string many_functions(std::int64_t n) {
   const std::int64_t count = n / 10;
   std::string text;
   for (std::int64_t f = 0; f < count; ++f) {
-    text += graph_head("f" + std::to_string(f), std::string("%x: ") + tensor2);
+    text += graph_head(function_name(f), std::string("%x: ") + tensor2);
     std::string previous = "%x";
     for (std::int64_t k = 0; k < 9; ++k) {
       text += "  " + name(k) + " = negative(" + previous + ");\n";
       previous = name(k);
     }
     if (f + 1 < count) {
-      text += "  @f" + std::to_string(f + 1) + "(" + previous + ")\n}\n\n";
+      text += "  @" + function_name(f + 1) + "(" + previous + ")\n}\n\n";
     } else {
       text += "  exp(" + previous + ")\n}\n\n";
     }
