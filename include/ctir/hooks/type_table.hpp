@@ -284,6 +284,21 @@ Owned<T> make_object(Args&&... args) {
   return Owned<T>(object);
 }
 
+/// A default-constructed node of the dynamic type of `model`, for rebuilding it with changes
+/// (the caller sets every field). It takes its descriptor from `model`, so that rebuilding a
+/// node compiles no type table into the caller, as make_object<T> would.
+template <class T>
+requires concrete_node<T> && std::is_default_constructible_v<T> Owned<T>
+make_object_like(const T& model) {
+  if (model.dynamic_type_index() != T::type_index) {
+    // A subtype registered at run time: only its clone hook knows how to create one.
+    return Owned<T>(static_cast<T*>(model.type_info().clone(model)));
+  }
+  T* object = new T();
+  detail::object_access::stamp(*object, &model.type_info());
+  return Owned<T>(object);
+}
+
 /// A mutable copy of a node (same dynamic type, count 0), for rebuilding it with changes.
 /// Works for types registered at run time through their clone hook.
 inline Owned<Object> clone_object(const Object& object) {

@@ -35,6 +35,9 @@ public:
   using universe = reachable_types_t<Root>;
   using concrete = concrete_types_t<universe>;
   using table = contain_table<universe, typename Set::matcher>;
+  /// The types whose step is compiled (see handled_types_t); every other node is visited
+  /// through its type's field table.
+  using handled = handled_types_t<Set, concrete>;
 
   static_visitor(const Set& set, void* payload) noexcept : set_(set), payload_(payload) {}
   static_visitor(const static_visitor&) = delete;
@@ -51,7 +54,7 @@ public:
     const std::size_t base = stack_.size();
     const DefRegionKind region = region_;
     dispatch_list(
-        concrete{}, *object,
+        handled{}, *object,
         [&](const auto& concrete_node) {
           using C = std::remove_cvref_t<decltype(concrete_node)>;
           if (!is_use_site<C>(region)) {
@@ -107,7 +110,7 @@ private:
       const item current = stack_.back();
       stack_.pop_back();
       const bool stop = dispatch_list(
-          concrete{}, *current.node, [&](const auto& node) { return step(node, current.region); },
+          handled{}, *current.node, [&](const auto& node) { return step(node, current.region); },
           [&](const Object& node) { return step_dynamic(node, current.region); });
       if (stop) {
         return interrupt();
@@ -158,12 +161,13 @@ private:
     };
     const DefRegionKind saved = region_;
     region_ = region;
-    const bool handled = set_.call_dynamic(node, region, handler, *this);
+    const bool called = set_.call_dynamic(node, region, handler, *this);
     region_ = saved;
-    if (handled) {
+    if (called) {
       return action == WalkAction::interrupt;
     }
-    if (!is_dynamic_use_site(node, region)) {
+    if (!is_dynamic_use_site(node, region) &&
+        table::may_contain_dynamic(node.dynamic_type_index())) {
       for_each_dynamic_child<true>(node, region, [&](const Object* child, DefRegionKind inner) {
         stack_.push_back({child, inner});
       });

@@ -49,6 +49,8 @@ public:
   using universe = reachable_types_t<Root>;
   using concrete = concrete_types_t<universe>;
   using table = contain_table<universe, typename Set::matcher>;
+  /// The types whose explicit-stack step is compiled (see handled_types_t).
+  using handled = handled_types_t<Set, concrete>;
 
   explicit rewrite_engine(const Set& set) noexcept : set_(set), stack_floor_(stack_floor()) {}
 
@@ -64,6 +66,13 @@ public:
   CTIR_DETAIL_ALWAYS_INLINE void map_ref(const Ref<E>& ref, node_slot<E>& slot) {
     const E* node = ref.get();
     if (node == nullptr) {
+      return;
+    }
+    if constexpr (Region == DefRegionKind::def_pattern) {
+      mapped_ref result = map_in_pattern(*node);
+      if (result.defined()) [[unlikely]] {
+        store(slot, std::move(result), *node);
+      }
       return;
     }
     mapped_ref result = dispatch_family(
@@ -506,7 +515,7 @@ protected:
         continue;
       }
       dispatch_list(
-          concrete{}, *current.node, [&](const auto& node) { deep_step(node, current); },
+          handled{}, *current.node, [&](const auto& node) { deep_step(node, current); },
           [&](const Object& node) { deep_step_dynamic(node, current); });
     }
   }
@@ -743,6 +752,16 @@ protected:
           return;
         }
       }
+      if (!table::may_contain_dynamic(node.dynamic_type_index())) {
+        // A node of a compiled-in type that no callback handles and below which none can.
+        results_.emplace_back();
+        return;
+      }
+      if (!table::may_contain_dynamic(node.dynamic_type_index())) {
+        // A node of a compiled-in type that no callback handles and below which none can.
+        results_.emplace_back();
+        return;
+      }
       work_.push_back({&node, results_.size(), region, item_kind::exit});
       push_dynamic_children(node, region);
       return;
@@ -785,14 +804,13 @@ protected:
     return result;
   }
 
-  /// Rebuilds a node of a run-time type from its mapped children (clone + set), then runs
-  /// its post-order callback.
-  void finish_dynamic(const Object& node, const item& current) {
-    const DefRegionKind region = current.region;
-    std::size_t position = current.base;
+  /// Rebuilds a node through its field table (clone + set) from its children's results,
+  /// which `mapped_child(child)` returns in field order; null when none changed.
+  template <class MappedChild>
+  Owned<Object> rebuild_dynamic(const Object& node, MappedChild&& mapped_child) {
     Owned<Object> copy(nullptr);
     auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
-      mapped_ref& mapped = results_[position++];
+      mapped_ref& mapped = mapped_child(child);
       if (!mapped.defined()) {
         return nullptr;
       }
@@ -826,6 +844,16 @@ protected:
         }
       }
     }
+    return copy;
+  }
+
+  /// Rebuilds a node of a run-time type from its mapped children (clone + set), then runs
+  /// its post-order callback.
+  void finish_dynamic(const Object& node, const item& current) {
+    const DefRegionKind region = current.region;
+    std::size_t position = current.base;
+    Owned<Object> copy =
+        rebuild_dynamic(node, [&](const Object&) -> mapped_ref& { return results_[position++]; });
     results_.resize(current.base);
     const bool changed = copy.get() != nullptr;
     ObjectRef rebuilt;
@@ -848,6 +876,54 @@ protected:
       result = end_replacement(std::move(result));
     }
     results_.push_back(std::move(result));
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Patterns that define variables (the shapes in a parameter's type): one function per
+  // map, through the field tables, with static code only for the types a callback handles.
+  // Patterns are few and small; a copy of the static code per node type for them would
+  // double what every map call site compiles.
+
+  CTIR_DETAIL_NOINLINE mapped_ref map_in_pattern(const Object& node) {
+    constexpr DefRegionKind region = DefRegionKind::def_pattern;
+    if (stack_below(stack_floor_)) [[unlikely]] {
+      return map_deep(node, region);
+    }
+    return dispatch_list(
+        handled{}, node,
+        [&](const auto& concrete_node) -> mapped_ref {
+          return map_concrete<region>(concrete_node);
+        },
+        [&](const Object& other) -> mapped_ref { return map_unhandled_in_pattern(other); });
+  }
+
+  mapped_ref map_unhandled_in_pattern(const Object& node) {
+    const std::uint32_t index = node.dynamic_type_index();
+    if (!table::is_static_type(index)) {
+      // A type registered at run time: a callback may match it.
+      return map_deep(node, DefRegionKind::def_pattern);
+    }
+    if (node.type_info().is_variable) {
+      if (const ObjectRef* fresh = remapped(node)) {
+        return mapped_ref(*fresh); // a definition already seen
+      }
+    }
+    if (!table::may_contain_dynamic(index)) {
+      return {};
+    }
+    mapped_ref scratch;
+    Owned<Object> copy = rebuild_dynamic(node, [&](const Object& child) -> mapped_ref& {
+      scratch = map_in_pattern(child);
+      return scratch;
+    });
+    if (copy.get() == nullptr) {
+      return {};
+    }
+    ObjectRef rebuilt(std::move(copy));
+    if (node.type_info().is_variable) {
+      remap_.emplace(&node, rebuilt);
+    }
+    return mapped_ref(std::move(rebuilt));
   }
 
   const Set set_;

@@ -83,12 +83,13 @@ template <class C>
 struct slots_of : slots_storage<C, std::make_index_sequence<field_count_v<C>>>::type {};
 
 /// Builds the node C with the changed children of `slots` and the other fields of
-/// `original` (the only allocation of a rebuilt node; slots are moved from).
+/// `original` (the only allocation of a rebuilt node; slots are moved from). The node takes
+/// its descriptor from the original: rebuilding compiles no type table into the caller.
 template <class C>
 Ref<C> materialize(const C& original, slots_of<C>& slots) {
   constexpr std::size_t n = field_count_v<C>;
   if constexpr (std::is_default_constructible_v<C>) {
-    Owned<C> node = make_object<C>();
+    Owned<C> node = make_object_like(original);
     [&]<std::size_t... I>(std::index_sequence<I...>) CTIR_DETAIL_INLINE_LAMBDA {
       (
           [&]() CTIR_DETAIL_INLINE_LAMBDA {

@@ -83,6 +83,20 @@ struct concrete_filter<type_list<Ts...>> {
 template <class List>
 using concrete_types_t = typename concrete_filter<List>::type;
 
+template <class Set, class List>
+struct handled_filter;
+template <class Set, class... Cs>
+struct handled_filter<Set, type_list<Cs...>> {
+  using type = concat_t<
+      std::conditional_t<Set::template first_match<Cs>() != npos, type_list<Cs>, type_list<>>...>;
+};
+/// The members of a list of concrete types that some callback of Set handles. The
+/// explicit-stack paths compile a step of their own only for these; every other node takes
+/// the path through its type's field table, so that the code a traversal instantiates per
+/// call site grows with the types it matches, not with the types it can meet.
+template <class Set, class List>
+using handled_types_t = typename handled_filter<Set, List>::type;
+
 template <class T>
 struct successor_ids {
   template <class... S>
@@ -151,6 +165,19 @@ struct contain_table<type_list<Ts...>, Matcher> {
     return value[position];
   }
 
+  /// Whether a node whose dynamic type index is `index` may hold a match at or below it:
+  /// false only for a type of the graph that the table rules out (a type registered at run
+  /// time may always hold one).
+  static bool may_contain_dynamic(std::uint32_t index) noexcept {
+    const std::size_t position = position_of_index(index);
+    return position == npos || value[position];
+  }
+
+  /// Whether the type with dynamic type index `index` is one of the graph's (compiled in).
+  static bool is_static_type(std::uint32_t index) noexcept {
+    return position_of_index(index) != npos;
+  }
+
   /// Whether a traversal enters some field of a node of type C at a site of kind Region:
   /// a field that may lead to a matched node (a variable at a use is a leaf).
   template <class C, DefRegionKind Region>
@@ -166,6 +193,21 @@ struct contain_table<type_list<Ts...>, Matcher> {
   }
 
 private:
+  static std::size_t position_of_index(std::uint32_t index) noexcept {
+    const auto& sorted = sorted_ids<Ts...>::value;
+    std::size_t lo = 0;
+    std::size_t hi = size;
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (sorted.id[mid] < index) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo < size && sorted.id[lo] == index ? sorted.position[lo] : npos;
+  }
+
   template <class F>
   static constexpr bool entered_field() noexcept {
     if constexpr (is_child_field_v<F>) {

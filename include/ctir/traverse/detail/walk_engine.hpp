@@ -13,6 +13,7 @@
 #include <ctir/traverse/detail/type_graph.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -167,6 +168,8 @@ public:
   using universe = reachable_types_t<Root>;
   using concrete = concrete_types_t<universe>;
   using table = contain_table<universe, typename Set::matcher>;
+  /// The types whose explicit-stack step is compiled (see handled_types_t).
+  using handled = handled_types_t<Set, concrete>;
   /// Whether some callback can stop the walk; if none can, the recursion carries no flag.
   static constexpr bool can_stop = set_can_interrupt<Set, concrete>::value;
   using step_result = std::conditional_t<can_stop, bool, always_true>;
@@ -180,6 +183,9 @@ public:
   CTIR_DETAIL_ALWAYS_INLINE step_result walk_ref(const E* node) {
     if (node == nullptr) {
       return true;
+    }
+    if constexpr (Region == DefRegionKind::def_pattern) {
+      return walk_in_pattern(*node);
     }
     return dispatch_family(
         *node,
@@ -423,7 +429,7 @@ private:
       const item current = stack.back();
       stack.pop_back();
       const bool ok = dispatch_list(
-          concrete{}, *current.node,
+          handled{}, *current.node,
           [&](const auto& node) { return deep_step(node, current, stack); },
           [&](const Object& node) { return deep_step_dynamic(node, current, stack); });
       if (!ok) {
@@ -511,13 +517,46 @@ private:
     } else if (set_.matches_dynamic(node)) {
       stack.push_back({&node, current.region, true});
     }
-    if (!is_dynamic_use_site(node, current.region)) {
+    if (!is_dynamic_use_site(node, current.region) &&
+        table::may_contain_dynamic(node.dynamic_type_index())) {
       for_each_dynamic_child<true>(node, current.region,
                                    [&](const Object* child, DefRegionKind inner) {
                                      stack.push_back({child, inner, false});
                                    });
     }
     return true;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Patterns that define variables (the shapes in a parameter's type): one function per
+  // walk, through the field tables, with static code only for the types a callback handles.
+  // Patterns are few and small; a copy of the static code per node type for them would
+  // double what every walk call site compiles.
+
+  CTIR_DETAIL_NOINLINE bool walk_in_pattern(const Object& node) {
+    constexpr DefRegionKind region = DefRegionKind::def_pattern;
+    if (stack_below(stack_floor_)) [[unlikely]] {
+      return walk_deep(&node, region);
+    }
+    return dispatch_list(
+        handled{}, node,
+        [&](const auto& concrete_node) -> bool {
+          return walk_concrete<region, void, false>(concrete_node);
+        },
+        [&](const Object& other) -> bool {
+          const std::uint32_t index = other.dynamic_type_index();
+          if (!table::is_static_type(index)) {
+            return walk_deep(&other, region); // a type registered at run time
+          }
+          if (!table::may_contain_dynamic(index)) {
+            return true;
+          }
+          bool ok = true;
+          for_each_dynamic_child<false>(other, region, [&](const Object* child, DefRegionKind) {
+            ok = ok && walk_in_pattern(*child);
+          });
+          return ok;
+        });
   }
 
   /// Whether this is the first time the walk meets a node that is visited once (out of
