@@ -2,10 +2,12 @@
 #pragma once
 
 #include <ctir/core/inline.hpp>
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>
 #include <ctir/pass/context.hpp>
+#include <ctir/pass/detail/function_ref.hpp>
 #include <ctir/pass/detail/functions.hpp>
 #include <ctir/pass/error.hpp>
 #include <ctir/pass/info.hpp>
@@ -154,11 +156,12 @@ bool keeps_failed_input(const Ctx& ctx) noexcept {
   }
 }
 
-/// The instrumented run: should_run, run_before_pass, the pass, then run_after_pass or
-/// run_after_pass_failed. `ran` tells whether the pass ran (instruments may veto it).
-template <class P, class Ctx>
-[[gnu::noinline]] IRModule run_instrumented(const P& p, IRModule&& mod, const Ctx& ctx, bool& ran) {
-  const PassInfo& info = info_of(p);
+/// The instrumented run: should_run, run_before_pass, the pass (`rewrite(mod)`), then
+/// run_after_pass or run_after_pass_failed. `ran` tells whether the pass ran (instruments
+/// may veto it).
+template <class Ctx, class Rewrite>
+IRModule run_instrumented_with(const PassInfo& info, IRModule&& mod, const Ctx& ctx, bool& ran,
+                               const Rewrite& rewrite) {
   bool should_run = true;
   if (!ctx.has_pass_lists() || !ctx.is_required(info.name)) {
     ctx.for_each_instrument([&](auto& instrument) {
@@ -182,7 +185,7 @@ template <class P, class Ctx>
   }
   std::optional<IRModule> result;
   try {
-    result.emplace(invoke_raw(p, std::move(mod), ctx));
+    result.emplace(rewrite(std::move(mod)));
   } catch (...) {
     try {
       rethrow_as_pass_error(info.name, input ? ObjectRef(input->node()) : ObjectRef());
@@ -208,6 +211,24 @@ template <class P, class Ctx>
   });
   ran = true;
   return std::move(*result);
+}
+
+/// The instrumented run under a run-time PassContext: compiled once for every pass (in the
+/// library, in compiled mode), the pass called through `rewrite`.
+IRModule run_instrumented_erased(const PassInfo& info, IRModule&& mod, const PassContext& ctx,
+                                 bool& ran, function_ref<IRModule(IRModule&&)> rewrite);
+
+/// The instrumented run of `p`. Under a context whose instruments are static types, all of
+/// it is compiled for the pass, so that their hooks inline.
+template <class P, class Ctx>
+[[gnu::noinline]] IRModule run_instrumented(const P& p, IRModule&& mod, const Ctx& ctx, bool& ran) {
+  auto rewrite = [&](IRModule&& input) { return invoke_raw(p, std::move(input), ctx); };
+  if constexpr (std::is_same_v<Ctx, PassContext>) {
+    return run_instrumented_erased(info_of(p), std::move(mod), ctx, ran,
+                                   function_ref<IRModule(IRModule &&)>(rewrite));
+  } else {
+    return run_instrumented_with(info_of(p), std::move(mod), ctx, ran, rewrite);
+  }
 }
 
 /// Runs `p` on `mod` under `ctx`: its instruments (if any) around the bare rewrite, and an
@@ -259,3 +280,7 @@ private:
 };
 
 } // namespace ctir
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/pass/run-inl.hpp>
+#endif

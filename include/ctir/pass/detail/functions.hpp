@@ -1,9 +1,11 @@
 // Runs a per-function rewrite over the functions of one kind in a module (function passes).
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>
+#include <ctir/pass/detail/function_ref.hpp>
 #include <ctir/pass/error.hpp>
 
 #include <cstddef>
@@ -20,9 +22,13 @@ namespace ctir::detail {
 /// when `may_delete` (tensor-level passes) and is an error otherwise. Graph-level
 /// functions whose attribute SkipOptimization is true are left alone when
 /// `honour_skip_optimization`. Returns `mod` itself when nothing changed.
-template <class FuncNode, class Rewrite>
-IRModule map_functions(IRModule mod, std::string_view pass_name, bool honour_skip_optimization,
-                       bool may_delete, const Rewrite& rewrite) {
+///
+/// One function per kind of function for every pass (the rewrite is called through a
+/// function_ref), compiled in the library in compiled mode.
+template <class FuncNode>
+IRModule map_functions_of(IRModule mod, std::string_view pass_name, bool honour_skip_optimization,
+                          bool may_delete,
+                          function_ref<Ref<FuncNode>(Ref<FuncNode>, const IRModule&)> rewrite) {
   // Updates are applied after the loop, so the pass sees an unchanged module and a module
   // the pipeline owns alone is then updated in place.
   std::vector<std::pair<GlobalVar, Ref<FuncNode>>> updates;
@@ -54,6 +60,27 @@ IRModule map_functions(IRModule mod, std::string_view pass_name, bool honour_ski
     }
   }
   return mod;
+}
+
+#ifndef CTIR_HEADER_ONLY
+extern template IRModule
+map_functions_of<FunctionNode>(IRModule, std::string_view, bool, bool,
+                               function_ref<Ref<FunctionNode>(Ref<FunctionNode>, const IRModule&)>);
+extern template IRModule
+map_functions_of<PrimFuncNode>(IRModule, std::string_view, bool, bool,
+                               function_ref<Ref<PrimFuncNode>(Ref<PrimFuncNode>, const IRModule&)>);
+#endif
+
+/// map_functions_of with any callable `rewrite(Ref<FuncNode>, const IRModule&)`.
+template <class FuncNode, class Rewrite>
+IRModule map_functions(IRModule mod, std::string_view pass_name, bool honour_skip_optimization,
+                       bool may_delete, const Rewrite& rewrite) {
+  auto call = [&](Ref<FuncNode> function, const IRModule& m) -> Ref<FuncNode> {
+    return rewrite(std::move(function), m);
+  };
+  return map_functions_of<FuncNode>(
+      std::move(mod), pass_name, honour_skip_optimization, may_delete,
+      function_ref<Ref<FuncNode>(Ref<FuncNode>, const IRModule&)>(call));
 }
 
 } // namespace ctir::detail
