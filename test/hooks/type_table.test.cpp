@@ -93,6 +93,21 @@ TEST_CASE("a cloned node has the same fields, the same type and no owners") {
   CHECK(n->use_count() == 3); // n, sum.a, the clone's a
 }
 
+TEST_CASE("a node made like another has its type and descriptor, default fields and no owners") {
+  ctir::Var n = ctir::Var::make("n", ctir::DataType::int32());
+  ctir::Add sum = ctir::Add::make(n, 1);
+  ctir::Owned<ctir::AddNode> fresh = ctir::make_object_like(*sum);
+  CHECK(fresh->dynamic_type_index() == sum->dynamic_type_index());
+  CHECK(&fresh->type_info() == &sum->type_info());
+  CHECK(fresh->use_count() == 0);
+  CHECK_FALSE(fresh->a.defined());
+  fresh->a = n;
+  fresh->b = sum->b;
+  ctir::Add published = std::move(fresh).publish();
+  CHECK(published->a.same_as(n));
+  CHECK(published->type_info().key == std::string_view("ir.Add"));
+}
+
 TEST_CASE("setting a node field checks the node type") {
   ctir::Var x = ctir::Var::make("x", ctir::DataType::int32());
   ctir::PrimExpr sum = x + 1;

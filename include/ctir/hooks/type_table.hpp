@@ -290,9 +290,11 @@ Owned<T> make_object(Args&&... args) {
 template <class T>
 requires concrete_node<T> && std::is_default_constructible_v<T> Owned<T>
 make_object_like(const T& model) {
-  if (model.dynamic_type_index() != T::type_index) {
-    // A subtype registered at run time: only its clone hook knows how to create one.
-    return Owned<T>(static_cast<T*>(model.type_info().clone(model)));
+  if constexpr (!std::is_final_v<T>) {
+    if (model.dynamic_type_index() != T::type_index) {
+      // A subtype registered at run time: only its clone hook knows how to create one.
+      return Owned<T>(static_cast<T*>(model.type_info().clone(model)));
+    }
   }
   T* object = new T();
   detail::object_access::stamp(*object, &model.type_info());

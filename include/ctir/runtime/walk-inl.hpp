@@ -178,7 +178,7 @@ private:
     if (stack_below(stack_floor_)) [[unlikely]] {
       return walk_deep(node, region);
     }
-    if ((what & runtime_site::shared) != 0 && node.use_count() > 1 && !first_visit(node)) {
+    if ((what & runtime_site::shared) != 0 && node.use_count() > 1 && !visited_.first_visit(node)) {
       return true;
     }
     // Loaded before the callback, which the optimizer cannot see through.
@@ -232,7 +232,7 @@ private:
       const runtime_type_entry& type = cache_.lookup(*current.node);
       const std::uint8_t what = type.site[static_cast<std::size_t>(current.region)];
       if ((what & runtime_site::shared) != 0 && current.node->use_count() > 1 &&
-          !first_visit(*current.node)) {
+          !visited_.first_visit(*current.node)) {
         continue;
       }
       if (type.match != nullptr) {
@@ -258,20 +258,11 @@ private:
     return true;
   }
 
-  /// Whether this is the first time the walk meets a node that is visited once.
-  bool first_visit(const Object& node) {
-    if (visited_.find(&node) != nullptr) {
-      return false;
-    }
-    visited_.insert_new(&node, true);
-    return true;
-  }
-
   runtime_type_cache cache_;
   std::uintptr_t stack_floor_;
   payload_slot<ObjectRef> payload_;
   /// The nodes visited once that the walk has met (see visited_once_v).
-  structural::FlatMap<const Object*, bool> visited_;
+  structural::VisitedNodes visited_;
 };
 
 } // namespace ctir::detail::traverse

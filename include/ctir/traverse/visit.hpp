@@ -129,7 +129,7 @@ private:
   template <class C>
   bool step(const C& node, DefRegionKind region) {
     if constexpr (structural::visited_once_v<C>) {
-      if (node.use_count() > 1 && !first_visit(node)) {
+      if (node.use_count() > 1 && !visited_.first_visit(node)) {
         return false;
       }
     }
@@ -151,7 +151,7 @@ private:
   }
 
   bool step_dynamic(const Object& node, DefRegionKind region) {
-    if (node.use_count() > 1 && structural::visited_once(node) && !first_visit(node)) {
+    if (node.use_count() > 1 && structural::visited_once(node) && !visited_.first_visit(node)) {
       return false;
     }
     using P = typename set_payload<Set, static_visitor>::type;
@@ -206,21 +206,12 @@ private:
     }
   }
 
-  /// Whether this is the first time the visit meets a node that is visited once.
-  bool first_visit(const Object& node) {
-    if (visited_.find(&node) != nullptr) {
-      return false;
-    }
-    visited_.insert_new(&node, true);
-    return true;
-  }
-
   const Set& set_;
   void* payload_;
   DefRegionKind region_ = DefRegionKind::none;
   std::vector<item> stack_;
   /// The nodes visited once that the visit has met (see visited_once_v).
-  structural::FlatMap<const Object*, bool> visited_;
+  structural::VisitedNodes visited_;
 };
 
 template <class B, class Visitor>

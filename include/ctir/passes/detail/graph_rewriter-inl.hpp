@@ -8,8 +8,8 @@
 
 namespace ctir::passes::detail {
 
-CTIR_INLINE Expr with_operands(const Expr& e, std::vector<Expr>&& kids) {
-  const std::vector<Expr> old = operands(e);
+CTIR_INLINE Expr with_operands(const Expr& e, const std::vector<Expr>& old,
+                               std::vector<Expr>&& kids) {
   bool changed = false;
   for (std::size_t i = 0; i < old.size(); ++i) {
     changed = changed || !old[i].same_as(kids[i]);

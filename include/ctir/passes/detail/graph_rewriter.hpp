@@ -12,9 +12,9 @@
 
 namespace ctir::passes::detail {
 
-/// `e` with its operands (as `operands` lists them) replaced by `kids`; `e` itself when
-/// every operand is the same object.
-Expr with_operands(const Expr& e, std::vector<Expr>&& kids);
+/// `e`, whose operands (as `operands` lists them) are `old`, with them replaced by `kids`;
+/// `e` itself when every operand is the same object.
+Expr with_operands(const Expr& e, const std::vector<Expr>& old, std::vector<Expr>&& kids);
 
 /// Rewrites a graph-level expression bottom-up with an explicit stack, so chains of lets
 /// and calls 100,000 deep need no deep native stack.
@@ -70,7 +70,7 @@ public:
         continue;
       }
       const Expr node = top.node;
-      Expr rebuilt = with_operands(node, std::move(top.done));
+      Expr rebuilt = with_operands(node, top.kids, std::move(top.done));
       Expr out = self().post(node, std::move(rebuilt));
       stack.pop_back();
       self().store_memo(node.get(), out);

@@ -411,6 +411,23 @@ private:
   unsigned shift_ = 64;
 };
 
+/// The nodes visited once (see visited_once_v) that a walk or visit has met.
+class VisitedNodes {
+public:
+  /// Whether this is the first time the traversal meets `node`; records it. Out of line:
+  /// only nodes referenced more than once ask.
+  CTIR_DETAIL_NOINLINE bool first_visit(const Object& node) {
+    if (seen_.find(&node) != nullptr) {
+      return false;
+    }
+    seen_.insert_new(&node, true);
+    return true;
+  }
+
+private:
+  FlatMap<const Object*, bool> seen_;
+};
+
 template <class T>
 struct is_node_ref : std::false_type {};
 template <class T>

@@ -807,7 +807,8 @@ protected:
   /// Rebuilds a node through its field table (clone + set) from its children's results,
   /// which `mapped_child(child)` returns in field order; null when none changed.
   template <class MappedChild>
-  Owned<Object> rebuild_dynamic(const Object& node, MappedChild&& mapped_child) {
+  CTIR_DETAIL_ALWAYS_INLINE Owned<Object> rebuild_dynamic(const Object& node,
+                                                          MappedChild&& mapped_child) {
     Owned<Object> copy(nullptr);
     auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
       mapped_ref& mapped = mapped_child(child);

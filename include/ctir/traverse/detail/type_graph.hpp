@@ -169,8 +169,14 @@ struct contain_table<type_list<Ts...>, Matcher> {
   /// false only for a type of the graph that the table rules out (a type registered at run
   /// time may always hold one).
   static bool may_contain_dynamic(std::uint32_t index) noexcept {
-    const std::size_t position = position_of_index(index);
-    return position == npos || value[position];
+    if constexpr (!(!Ts::is_abstract_type || ...)) {
+      // No compiled-in node type to rule out (the runtime layer's traversals).
+      static_cast<void>(index);
+      return true;
+    } else {
+      const std::size_t position = position_of_index(index);
+      return position == npos || value[position];
+    }
   }
 
   /// Whether the type with dynamic type index `index` is one of the graph's (compiled in).

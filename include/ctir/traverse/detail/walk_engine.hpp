@@ -354,7 +354,7 @@ private:
       }
     }
     if constexpr (structural::visited_once_v<C>) {
-      if (node.use_count() > 1 && !first_visit(node)) {
+      if (node.use_count() > 1 && !visited_.first_visit(node)) {
         return true;
       }
     }
@@ -442,7 +442,7 @@ private:
   template <class C>
   bool deep_step(const C& node, const item& current, std::vector<item>& stack) {
     if constexpr (structural::visited_once_v<C>) {
-      if (!current.exit && node.use_count() > 1 && !first_visit(node)) {
+      if (!current.exit && node.use_count() > 1 && !visited_.first_visit(node)) {
         return true;
       }
     }
@@ -503,7 +503,7 @@ private:
       set_.call_dynamic(node, current.region, handler);
       return action != WalkAction::interrupt;
     }
-    if (node.use_count() > 1 && structural::visited_once(node) && !first_visit(node)) {
+    if (node.use_count() > 1 && structural::visited_once(node) && !visited_.first_visit(node)) {
       return true;
     }
     if constexpr (Order == WalkOrder::pre) {
@@ -559,21 +559,11 @@ private:
         });
   }
 
-  /// Whether this is the first time the walk meets a node that is visited once (out of
-  /// line: only nodes referenced more than once ask).
-  CTIR_DETAIL_NOINLINE bool first_visit(const Object& node) {
-    if (visited_.find(&node) != nullptr) {
-      return false;
-    }
-    visited_.insert_new(&node, true);
-    return true;
-  }
-
   const Set set_;
   std::uintptr_t stack_floor_;
   payload_slot<Payload> payload_;
   /// The nodes visited once that the walk has met (see visited_once_v).
-  structural::FlatMap<const Object*, bool> visited_;
+  structural::VisitedNodes visited_;
 };
 
 } // namespace ctir::detail::traverse
