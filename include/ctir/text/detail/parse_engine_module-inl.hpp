@@ -20,9 +20,9 @@ namespace ctir::detail {
 
 CTIR_INLINE ParseEngine::ParseEngine(std::string_view text, std::string_view file_name,
                                      FreeVars free_vars)
-    : text_(text), file_name_(file_name), file_(std::make_shared<const std::string>(file_name)),
-      free_vars_(free_vars) {
-  tokens_ = tokenize(text, file_name);
+    : text_(skip_byte_order_mark(text)), file_name_(file_name),
+      file_(std::make_shared<const std::string>(file_name)), free_vars_(free_vars) {
+  tokens_ = tokenize(text_, file_name);
   scopes_.emplace_back();
 }
 
