@@ -203,6 +203,59 @@ TEST_CASE("a closure bound by a let is called through its variable") {
   CHECK(call_node->op.same_as(let->var));
 }
 
+TEST_CASE("a closure bound by a let may call itself") {
+  const std::string text = "def @g(%b: Tensor[(2), float32]) -> Tensor[(2), float32] {\n"
+                           "  let %f = fn (%a: Tensor[(2), float32]) -> Tensor[(2), float32] {\n"
+                           "    %f(%a)\n"
+                           "  };\n"
+                           "  %f(%b)\n"
+                           "}\n";
+  const IRModule module = parse_module(text);
+  CHECK(print(module) == text);
+  const auto* let = module.lookup("g").as<FunctionNode>()->body.as<LetNode>();
+  REQUIRE(let != nullptr);
+  const auto* inner = let->value.as<FunctionNode>()->body.as<CallNode>();
+  REQUIRE(inner != nullptr);
+  CHECK(inner->op.same_as(let->var));
+}
+
+TEST_CASE("a let whose value is not a function cannot refer to itself") {
+  CHECK(error_of("def @f(%x: Tensor[(2), float32]) {\n"
+                 "  let %c = multiply(%x, exp(%c));\n"
+                 "  %c\n"
+                 "}") == "model.ctir:2:29: error: undefined variable '%c' (a let's variable is "
+                         "defined after its value; only a function, `fn`, may refer to itself)\n"
+                         "  let %c = multiply(%x, exp(%c));\n"
+                         "                            ^");
+  // A closure called or projected at once is not a function: its own name is an error.
+  CHECK(error_of("def @f(%x: Tensor[(2), float32]) {\n"
+                 "  let %t = fn () { (%t, %x) }.0;\n"
+                 "  %t\n"
+                 "}") == "model.ctir:2:21: error: '%t' is used in its own value, which is not a "
+                         "function (only a function, `fn`, may refer to itself; bind the closure "
+                         "with its own let first)\n"
+                         "  let %t = fn () { (%t, %x) }.0;\n"
+                         "                    ^");
+}
+
+TEST_CASE("a let that shadows a name sees the outer definition in its value") {
+  const IRModule module = parse_module("def @f(%x: Tensor[(2), float32]) {\n"
+                                       "  %0 = {\n"
+                                       "    let %x = exp(%x);\n"
+                                       "    %x\n"
+                                       "  };\n"
+                                       "  %0\n"
+                                       "}");
+  const auto* f = module.lookup("f").as<FunctionNode>();
+  const auto* let = f->body.as<LetNode>();
+  REQUIRE(let != nullptr);
+  CHECK(let->value.as<CallNode>()->args[0].same_as(f->params[0]));
+  CHECK_FALSE(let->var.same_as(f->params[0]));
+  CHECK(let->body.same_as(let->var));
+  // And it prints text that parses back to the same module.
+  CHECK(structural_equal(parse_module(print(module)), module));
+}
+
 TEST_CASE("the statements of TEXT_FORMAT.md parse and print back") {
   const std::string text = "prim @s[%n](%B: Tensor[(%n, %n), float32], %i: int32) {\n"
                            "  let %v = %i + 1;\n"
