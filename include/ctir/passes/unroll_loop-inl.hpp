@@ -51,10 +51,10 @@ CTIR_INLINE Stmt unroll_one(const For& loop, std::int64_t max_extent, bool stric
   const std::optional<std::int64_t> begin = int_literal(loop->begin);
   const std::optional<std::int64_t> end = int_literal(loop->end);
   const bool marked = loop->kind == ForKind::unroll;
-  const std::string name = "loop %" + loop->var->name;
+  const auto name = [&] { return "loop %" + loop->var->name; }; // only for an error
   if (!begin || !end) {
     if (marked && strict) {
-      throw NodeError(loop, "ctir: UnrollLoop cannot unroll " + name +
+      throw NodeError(loop, "ctir: UnrollLoop cannot unroll " + name() +
                                 ": its bounds are not integer literals (give it literal "
                                 "bounds, run Simplify first to fold constant ones, or make it "
                                 "a serial loop)");
@@ -69,7 +69,7 @@ CTIR_INLINE Stmt unroll_one(const For& loop, std::int64_t max_extent, bool stric
   const auto limit = static_cast<std::uint64_t>(unroll_max_statements);
   if (per_copy > 0 && extent > limit / per_copy) {
     if (strict) {
-      throw NodeError(loop, "ctir: UnrollLoop cannot unroll " + name + ": its " +
+      throw NodeError(loop, "ctir: UnrollLoop cannot unroll " + name() + ": its " +
                                 std::to_string(extent) + " iterations would make more than " +
                                 std::to_string(limit) +
                                 " statements (make it a serial loop, or split it and unroll "
