@@ -39,6 +39,34 @@ TEST_CASE("integer arithmetic wraps on overflow") {
   CHECK(binary(BinaryOp::mod, i64(min64), i64(-1)).i == 0);
 }
 
+TEST_CASE("integer arithmetic at the extremes of every width wraps to that width") {
+  const std::int64_t min64 = std::numeric_limits<std::int64_t>::min();
+  const std::int64_t max64 = std::numeric_limits<std::int64_t>::max();
+  CHECK(binary(BinaryOp::add, i64(max64), i64(1)).i == min64);
+  CHECK(binary(BinaryOp::add, i64(min64), i64(min64)).i == 0);
+  CHECK(binary(BinaryOp::mul, i64(min64), i64(-1)).i == min64);
+  CHECK(binary(BinaryOp::mul, i64(max64), i64(max64)).i == 1);
+  CHECK(binary(BinaryOp::sub, i64(0), i64(min64)).i == min64);
+  CHECK(binary(BinaryOp::div, i64(min64), i64(2)).i == min64 / 2);
+  CHECK(binary(BinaryOp::div, i64(max64), i64(min64)).i == -1);
+  CHECK(binary(BinaryOp::mod, i64(max64), i64(min64)).i == -1);
+  CHECK(binary(BinaryOp::min, i64(min64), i64(max64)).i == min64);
+  const auto i8 = [](std::int64_t v) { return Scalar::make_int(DataType::int8(), v); };
+  const auto i16 = [](std::int64_t v) { return Scalar::make_int(DataType::int16(), v); };
+  const auto u8 = [](std::int64_t v) { return Scalar::make_int(DataType::uint8(), v); };
+  CHECK(binary(BinaryOp::add, i8(127), i8(1)).i == -128);
+  CHECK(binary(BinaryOp::div, i8(-128), i8(-1)).i == -128);
+  CHECK(negate(i8(-128)).i == -128);
+  CHECK(binary(BinaryOp::mul, i16(32767), i16(2)).i == -2);
+  CHECK(binary(BinaryOp::sub, u8(0), u8(1)).i == 255);
+  CHECK(binary(BinaryOp::mul, u8(255), u8(255)).i == 1);
+  CHECK(binary(BinaryOp::div, i32(-2147483647 - 1), i32(-1)).i == -2147483648LL);
+  CHECK(negate(i32(-2147483647 - 1)).i == -2147483648LL);
+  // The right operand wraps to the left's width first: 256 is 0 in uint8.
+  CHECK_THROWS_WITH_AS(binary(BinaryOp::div, u8(1), i32(256)),
+                       "integer division by zero (1u8 / 256)", Error);
+}
+
 TEST_CASE("integer division and modulo floor") {
   CHECK(binary(BinaryOp::div, i32(-7), i32(2)).i == -4);
   CHECK(binary(BinaryOp::mod, i32(-7), i32(2)).i == 1);

@@ -33,6 +33,31 @@ def @main(%x: Tensor[(2), int32]) -> Tensor[(2), int32] {
                        doctest::Contains("division by zero"), Error);
 }
 
+TEST_CASE("FoldConstant folds integer overflow by wrapping to the width of the dtype") {
+  const IRModule mod = parse_module(R"(
+def @main() {
+  %0 = add(const([9223372036854775807i64, -9223372036854775808i64]), const([1i64, -1i64]));
+  %1 = negative(const([-9223372036854775808i64, 1i64]));
+  %2 = divide(const([-9223372036854775808i64, 7i64]), const([-1i64, -2i64]));
+  %3 = multiply(const([-9223372036854775808i64, 9223372036854775807i64]), const([-1i64, 2i64]));
+  %4 = subtract(const([-128i8, 127i8]), const([1i8, -1i8]));
+  %5 = multiply(const([2147483647, 65536]), const([2, 65536]));
+  (%0, %1, %2, %3, %4, %5)
+}
+)");
+  const IRModule expected = parse_module(R"(
+def @main() {
+  (const([-9223372036854775808i64, 9223372036854775807i64]),
+   const([-9223372036854775808i64, -1i64]),
+   const([-9223372036854775808i64, -4i64]),
+   const([-9223372036854775808i64, -2i64]),
+   const([127i8, -128i8]),
+   const([-2, 0]))
+}
+)");
+  CHECK_NOTHROW(assert_structural_equal(passes::FoldConstant{}(mod), expected));
+}
+
 TEST_CASE("FoldConstant never folds a call of an operator without a kernel") {
   OpRegistry::global().register_op(
       OpDef("test.fold_constant.no_kernel")

@@ -8,6 +8,9 @@
 #include <doctest/doctest.h>
 #include <passes_testing.hpp>
 
+#include <cstdint>
+#include <limits>
+
 using namespace ctir;
 using namespace ctir::testing;
 
@@ -43,6 +46,61 @@ TEST_CASE("Simplify folds scalar expressions with the interpreter's semantics") 
   // x + 0 with a float operand is left for the interpreter to reject.
   const PrimExpr mixed = x + 0.0f;
   CHECK(folded(mixed).same_as(mixed));
+}
+
+TEST_CASE("Simplify folds integer overflow by wrapping to the width of the dtype") {
+  const auto folded = [](const PrimExpr& e) { return passes::simplify(e); };
+  const auto i64 = [](std::int64_t v) { return PrimExpr(IntImm::make(v, DataType::int64())); };
+  const auto i8 = [](std::int64_t v) { return PrimExpr(IntImm::make(v, DataType::int8())); };
+  constexpr std::int64_t max64 = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t min64 = std::numeric_limits<std::int64_t>::min();
+  CHECK(structural_equal(folded(i64(max64) + i64(1)), i64(min64)));
+  CHECK(structural_equal(folded(i64(min64) - i64(1)), i64(max64)));
+  CHECK(structural_equal(folded(i64(min64) * i64(-1)), i64(min64)));
+  CHECK(structural_equal(folded(i64(max64) * i64(max64)), i64(1)));
+  CHECK(structural_equal(folded(-i64(min64)), i64(min64)));
+  CHECK(structural_equal(folded(i64(min64) / i64(-1)), i64(min64)));
+  CHECK(structural_equal(folded(i64(min64) % i64(-1)), i64(0)));
+  CHECK(structural_equal(folded(i64(min64) / i64(max64)), i64(-2)));
+  CHECK(structural_equal(folded(PrimExpr(2147483647) + 1), PrimExpr(-2147483647 - 1)));
+  CHECK(structural_equal(folded(i8(127) + i8(1)), i8(-128)));
+  CHECK(structural_equal(folded(i8(-128) / i8(-1)), i8(-128)));
+  CHECK(structural_equal(folded(-i8(-128)), i8(-128)));
+  // Division by zero stays for run time, even at the extremes.
+  CHECK(folded(i64(min64) / i64(0)).is<DivNode>());
+}
+
+TEST_CASE("Simplify counts the iterations of loops with extreme int64 bounds without overflow") {
+  const IRModule full = parse_module(R"(
+prim @f(%A: Tensor[(1), int64]) {
+  for %i in range(-9223372036854775808i64, 9223372036854775807i64) {
+    %A[0] = %i;
+  }
+}
+)");
+  const auto function = [](const IRModule& mod) { return downcast<PrimFuncNode>(mod.lookup("f")); };
+  // 2^64 - 1 iterations is not one (the difference wraps to -1 in int64).
+  CHECK(passes::simplify(function(full)).same_as(function(full)));
+  const IRModule last = parse_module(R"(
+prim @f(%A: Tensor[(1), int64]) {
+  for %i in range(9223372036854775806i64, 9223372036854775807i64) {
+    %A[0] = %i + 1i64;
+  }
+}
+)");
+  CHECK_NOTHROW(assert_structural_equal(passes::simplify(function(last)), function(parse_module(R"(
+prim @f(%A: Tensor[(1), int64]) {
+  %A[0] = 9223372036854775807i64;
+}
+)"))));
+  const IRModule empty = parse_module(R"(
+prim @f(%A: Tensor[(1), int64]) {
+  for %i in range(9223372036854775807i64, -9223372036854775808i64) {
+    %A[0] = %i;
+  }
+}
+)");
+  CHECK(passes::simplify(function(empty))->body->seq.empty());
 }
 
 TEST_CASE("Simplify is registered by name with opt_level 0") {

@@ -203,6 +203,59 @@ TEST_CASE("a closure bound by a let is called through its variable") {
   CHECK(call_node->op.same_as(let->var));
 }
 
+TEST_CASE("a closure bound by a let may call itself") {
+  const std::string text = "def @g(%b: Tensor[(2), float32]) -> Tensor[(2), float32] {\n"
+                           "  let %f = fn (%a: Tensor[(2), float32]) -> Tensor[(2), float32] {\n"
+                           "    %f(%a)\n"
+                           "  };\n"
+                           "  %f(%b)\n"
+                           "}\n";
+  const IRModule module = parse_module(text);
+  CHECK(print(module) == text);
+  const auto* let = module.lookup("g").as<FunctionNode>()->body.as<LetNode>();
+  REQUIRE(let != nullptr);
+  const auto* inner = let->value.as<FunctionNode>()->body.as<CallNode>();
+  REQUIRE(inner != nullptr);
+  CHECK(inner->op.same_as(let->var));
+}
+
+TEST_CASE("a let whose value is not a function cannot refer to itself") {
+  CHECK(error_of("def @f(%x: Tensor[(2), float32]) {\n"
+                 "  let %c = multiply(%x, exp(%c));\n"
+                 "  %c\n"
+                 "}") == "model.ctir:2:29: error: undefined variable '%c' (a let's variable is "
+                         "defined after its value; only a function, `fn`, may refer to itself)\n"
+                         "  let %c = multiply(%x, exp(%c));\n"
+                         "                            ^");
+  // A closure called or projected at once is not a function: its own name is an error.
+  CHECK(error_of("def @f(%x: Tensor[(2), float32]) {\n"
+                 "  let %t = fn () { (%t, %x) }.0;\n"
+                 "  %t\n"
+                 "}") == "model.ctir:2:21: error: '%t' is used in its own value, which is not a "
+                         "function (only a function, `fn`, may refer to itself; bind the closure "
+                         "with its own let first)\n"
+                         "  let %t = fn () { (%t, %x) }.0;\n"
+                         "                    ^");
+}
+
+TEST_CASE("a let that shadows a name sees the outer definition in its value") {
+  const IRModule module = parse_module("def @f(%x: Tensor[(2), float32]) {\n"
+                                       "  %0 = {\n"
+                                       "    let %x = exp(%x);\n"
+                                       "    %x\n"
+                                       "  };\n"
+                                       "  %0\n"
+                                       "}");
+  const auto* f = module.lookup("f").as<FunctionNode>();
+  const auto* let = f->body.as<LetNode>();
+  REQUIRE(let != nullptr);
+  CHECK(let->value.as<CallNode>()->args[0].same_as(f->params[0]));
+  CHECK_FALSE(let->var.same_as(f->params[0]));
+  CHECK(let->body.same_as(let->var));
+  // And it prints text that parses back to the same module.
+  CHECK(structural_equal(parse_module(print(module)), module));
+}
+
 TEST_CASE("the statements of TEXT_FORMAT.md parse and print back") {
   const std::string text = "prim @s[%n](%B: Tensor[(%n, %n), float32], %i: int32) {\n"
                            "  let %v = %i + 1;\n"
@@ -785,9 +838,69 @@ TEST_CASE("the error caret follows tabs and multi-byte characters") {
         "\t\t%x ;\n"
         "\t\t   ^");
   CHECK(error_of("def @f(%x) {\n  add(%x, \"é\", é)\n}") ==
-        "model.ctir:2:17: error: unexpected character '\\xc3'\n"
+        "model.ctir:2:17: error: unexpected character 'é' (U+00E9): names and operators are "
+        "ASCII; other characters may appear only in comments and strings\n"
         "  add(%x, \"é\", é)\n"
         "               ^");
+}
+
+// ---- input bytes ------------------------------------------------------------------------
+
+TEST_CASE("a byte-order mark at the start is skipped and columns count from after it") {
+  const std::string text = "def @f(%x: Tensor[(2), float32]) {\n  exp(%x)\n}\n";
+  const IRModule with_mark = parse_module("\xEF\xBB\xBF" + text);
+  CHECK(structural_equal(with_mark, parse_module(text)));
+  CHECK(with_mark.lookup("f").as<FunctionNode>()->params[0]->span.column == 8);
+  CHECK(error_of("\xEF\xBB\xBF"
+                 "def @f(%x) {\n  %x ;\n}") == "model.ctir:2:6: error: expected '}' but found ';'\n"
+                                               "  %x ;\n"
+                                               "     ^");
+  // An empty file with only the mark is an empty module.
+  CHECK(parse_module("\xEF\xBB\xBF").size() == 0);
+}
+
+TEST_CASE("a NUL byte is an error at its line and column and does not cut the report short") {
+  using namespace std::string_literals;
+  const std::string text = "def @f(%x) {\n  %x\0 # after\n}\n"s;
+  const std::string expected = "model.ctir:2:5: error: unexpected NUL byte (text holds none: "
+                               "is this a binary file?)\n"
+                               "  %x<U+0000> # after\n"
+                               "    ^";
+  try {
+    (void)parse_module(text, "model.ctir");
+    FAIL("expected a ParseError");
+  } catch (const ParseError& error) {
+    // The whole report is readable as a C string: no NUL inside it.
+    CHECK(std::string(error.what()) == expected);
+    CHECK(error.line() == 2);
+    CHECK(error.column() == 5);
+  }
+  // Also inside a string, and at the very end of the input.
+  CHECK(error_of("def @f(%x) attributes {note = \"a\0b\"} {\n  %x\n}"s)
+            .starts_with("model.ctir:1:33: error: unexpected NUL byte"));
+  CHECK(error_of("def @f(%x) {\n  %x\n}\0"s) ==
+        "model.ctir:3:2: error: unexpected NUL byte (text holds none: is this a binary file?)\n"
+        "}<U+0000>\n"
+        " ^");
+}
+
+TEST_CASE("bytes that are not UTF-8 are one error at their location, wherever they are") {
+  const std::string tail = " (the text format is UTF-8: save the file as UTF-8)";
+  // A Latin-1 é in a comment, a stray continuation byte, a truncated sequence at the end,
+  // an overlong encoding of '/', an encoded surrogate.
+  CHECK(error_of("# caf\xe9\ndef @f(%x) {\n  %x\n}") ==
+        "model.ctir:1:6: error: invalid UTF-8 byte '\\xe9'" + tail + "\n# caf<E9>\n     ^");
+  CHECK(error_of("def @f(%x) {\n  %x \x80\n}") ==
+        "model.ctir:2:6: error: invalid UTF-8 byte '\\x80'" + tail + "\n  %x <80>\n     ^");
+  CHECK(error_of("def @f(%x) {\n  %x\n}\xe2\x82") ==
+        "model.ctir:3:2: error: invalid UTF-8 byte '\\xe2'" + tail + "\n}<E2><82>\n ^");
+  CHECK(error_of("# \xc0\xaf\n").starts_with("model.ctir:1:3: error: invalid UTF-8 byte '\\xc0'"));
+  CHECK(error_of("# \xed\xa0\x80\n")
+            .starts_with("model.ctir:1:3: error: invalid UTF-8 byte "
+                         "'\\xed'"));
+  // Valid UTF-8 is fine in comments and strings.
+  CHECK_NOTHROW((void)parse_module("# caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"
+                                   "def @f(%x) attributes {note = \"\xe2\x82\xac\"} {\n  %x\n}"));
 }
 
 // ---- deep nesting -----------------------------------------------------------------------

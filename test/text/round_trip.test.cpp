@@ -60,9 +60,15 @@ TEST_CASE("every golden file of the printer parses and prints back byte for byte
 
 TEST_CASE("every valid file of the parser's test data parses and prints back byte for byte") {
   const std::vector<std::filesystem::path> files = ctir_files("parser/valid");
-  CHECK(files.size() >= 2);
+  CHECK(files.size() >= 3);
   for (const auto& path : files) {
-    check_round_trip(read_test_file(path), path.filename().string());
+    // A byte-order mark is skipped by the parser and not printed: the text after it is
+    // what prints back.
+    std::string text = read_test_file(path);
+    if (text.starts_with("\xEF\xBB\xBF")) {
+      text.erase(0, 3);
+    }
+    check_round_trip(text, path.filename().string());
   }
 }
 

@@ -139,7 +139,7 @@ std::string describe_eval_error(const ctir::eval::EvalError& error, const InputT
     }
     if (span.file && *span.file == input.name) {
       if (const std::optional<std::string_view> line = line_of(input.text, span.line)) {
-        text += std::string(*line) + '\n';
+        text += ctir::detail::displayed_line(*line) + '\n';
         text += ctir::detail::caret_line(*line, span.column == 0 ? 0 : span.column - 1U) + '\n';
       }
     }

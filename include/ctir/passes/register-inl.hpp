@@ -36,6 +36,7 @@ void register_static_passes(PassRegistry& registry) {
 
 CTIR_INLINE void register_standard_passes(PassRegistry& registry) {
   unroll_max_extent_option();
+  unroll_strict_option();
   entry_functions_option();
   detail::register_static_passes<PrintIR, InferType, SimplifyExpr, FoldConstant,
                                  EliminateCommonSubexpr, DeadCodeElimination, ToANormalForm,

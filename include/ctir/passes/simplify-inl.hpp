@@ -203,7 +203,7 @@ CTIR_INLINE Stmt simplify_loop(const For& loop) {
   if (*end <= *begin) {
     return SeqStmt::make({});
   }
-  if (*end - *begin == 1) {
+  if (*end - 1 == *begin) { // end > begin: end - 1 cannot overflow, end - begin could
     // The substituted body has new literals to fold.
     return simplify_block(substitute(loop->body, loop->var, loop->begin));
   }

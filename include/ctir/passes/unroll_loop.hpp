@@ -22,12 +22,21 @@ inline constexpr std::string_view unroll_max_extent_key = "tensor.UnrollLoop.max
 /// the first call (register_standard_passes calls it too).
 ConfigKey<int> unroll_max_extent_option();
 
-/// At most this many statements come out of unrolling one loop; an unroll loop that would
-/// make more is an error (a typo in a bound should not exhaust memory).
+/// The configuration key that makes UnrollLoop strict: a loop marked `unroll` that it cannot
+/// unroll is an error instead of a loop left as it is.
+inline constexpr std::string_view unroll_strict_key = "tensor.UnrollLoop.strict";
+
+/// The typed key of `tensor.UnrollLoop.strict` (default false), registered like
+/// `unroll_max_extent_option`.
+ConfigKey<bool> unroll_strict_option();
+
+/// At most this many statements come out of unrolling one loop; a loop that would make more
+/// is left as it is (an error when strict): a typo in a bound should not exhaust memory.
 inline constexpr std::int64_t unroll_max_statements = std::int64_t{1} << 20;
 
-/// `f` with its loops unrolled (see UnrollLoop); `f` itself when none is.
-PrimFunc unroll_loops(const PrimFunc& f, std::int64_t max_extent = 0);
+/// `f` with its loops unrolled (see UnrollLoop); `f` itself when none is. `strict` makes a
+/// loop marked `unroll` that cannot be unrolled an error.
+PrimFunc unroll_loops(const PrimFunc& f, std::int64_t max_extent = 0, bool strict = false);
 
 /// Unrolls loops in tensor-level functions: each loop marked `unroll`, and each loop with
 /// literal bounds and at most `tensor.UnrollLoop.max_extent` iterations (config, default
@@ -36,8 +45,10 @@ PrimFunc unroll_loops(const PrimFunc& f, std::int64_t max_extent = 0);
 /// what it defines (`let`, loops, `alloc`). The copies are not simplified: run Simplify
 /// after it to fold `%A[2 + 1]`.
 ///
-/// Errors (NodeError, naming the loop): a loop marked `unroll` whose bounds are not
-/// integer literals, and a loop that would unroll to more than 2^20 statements.
+/// A loop it cannot unroll, one whose bounds are not integer literals or that would unroll
+/// to more than 2^20 statements, is left as it is (as TVM's UnrollLoop does), so the pass is
+/// safe in DefaultPipeline. With `tensor.UnrollLoop.strict` set, such a loop marked `unroll`
+/// is an error (a NodeError naming the loop variable and what would make it unrollable).
 struct UnrollLoop : pass_interface<UnrollLoop> {
   static constexpr PassInfo info() {
     return {.name = "UnrollLoop",

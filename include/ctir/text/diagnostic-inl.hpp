@@ -30,16 +30,94 @@ CTIR_INLINE std::pair<std::string_view, std::size_t> source_line_at(std::string_
   return {text.substr(begin, end - begin), begin};
 }
 
+CTIR_INLINE std::size_t utf8_char_length(std::string_view bytes) noexcept {
+  if (bytes.empty()) {
+    return 0;
+  }
+  const auto lead = static_cast<unsigned char>(bytes[0]);
+  if (lead < 0x80U) {
+    return 1;
+  }
+  std::size_t length = 0;
+  std::uint32_t code = 0;
+  if ((lead & 0xE0U) == 0xC0U) {
+    length = 2;
+    code = lead & 0x1FU;
+  } else if ((lead & 0xF0U) == 0xE0U) {
+    length = 3;
+    code = lead & 0x0FU;
+  } else if ((lead & 0xF8U) == 0xF0U) {
+    length = 4;
+    code = lead & 0x07U;
+  } else {
+    return 0; // a continuation byte, or a byte no UTF-8 text holds
+  }
+  if (bytes.size() < length) {
+    return 0;
+  }
+  for (std::size_t i = 1; i < length; ++i) {
+    const auto next = static_cast<unsigned char>(bytes[i]);
+    if ((next & 0xC0U) != 0x80U) {
+      return 0;
+    }
+    code = (code << 6U) | (next & 0x3FU);
+  }
+  constexpr std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < smallest[length] || code > 0x10FFFFU || (code >= 0xD800U && code <= 0xDFFFU)) {
+    return 0;
+  }
+  return length;
+}
+
+/// One character of a source line as a report shows it: its length in bytes and its text
+/// (nothing for an ordinary character, which is shown as it is).
+struct DisplayedChar {
+  std::size_t length = 1;
+  std::string escaped;
+};
+
+CTIR_INLINE DisplayedChar displayed_char(std::string_view rest) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  const auto byte = static_cast<unsigned char>(rest[0]);
+  if (byte == '\t') {
+    return {};
+  }
+  if (byte < 0x20U || byte == 0x7FU) {
+    return {1, std::string("<U+00") + hex[byte >> 4U] + hex[byte & 0xFU] + '>'};
+  }
+  if (byte < 0x80U) {
+    return {};
+  }
+  if (const std::size_t length = utf8_char_length(rest); length != 0) {
+    return {length, {}};
+  }
+  return {1, std::string("<") + hex[byte >> 4U] + hex[byte & 0xFU] + '>'};
+}
+
+CTIR_INLINE std::string displayed_line(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t i = 0; i < line.size();) {
+    const DisplayedChar c = displayed_char(line.substr(i));
+    out += c.escaped.empty() ? line.substr(i, c.length) : std::string_view(c.escaped);
+    i += c.length;
+  }
+  return out;
+}
+
 CTIR_INLINE std::string caret_line(std::string_view line, std::size_t column_offset) {
   std::string caret;
-  for (std::size_t i = 0; i < column_offset && i < line.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(line[i]);
-    if ((byte & 0xC0U) == 0x80U) {
-      continue; // a UTF-8 continuation byte: same character
+  std::size_t i = 0;
+  while (i < column_offset && i < line.size()) {
+    const DisplayedChar c = displayed_char(line.substr(i));
+    if (line[i] == '\t') {
+      caret += '\t';
+    } else {
+      caret.append(c.escaped.empty() ? 1 : c.escaped.size(), ' ');
     }
-    caret += line[i] == '\t' ? '\t' : ' ';
+    i += c.length;
   }
-  for (std::size_t i = line.size(); i < column_offset; ++i) {
+  for (; i < column_offset; ++i) {
     caret += ' ';
   }
   caret += '^';
@@ -57,7 +135,7 @@ CTIR_INLINE std::string ParseError::format(const std::string& file, std::uint32_
                                            std::uint32_t column, const std::string& message,
                                            const std::string& source_line) {
   std::string out = file + ':' + std::to_string(line) + ':' + std::to_string(column) +
-                    ": error: " + message + '\n' + source_line + '\n';
+                    ": error: " + message + '\n' + detail::displayed_line(source_line) + '\n';
   out += detail::caret_line(source_line, column == 0 ? 0 : column - 1);
   return out;
 }

@@ -17,8 +17,19 @@ namespace detail {
 /// The line of `text` that holds byte `offset` (without its newline), and where it starts.
 std::pair<std::string_view, std::size_t> source_line_at(std::string_view text, std::size_t offset);
 
-/// The caret line under `line` pointing at byte `column_offset` of it: tabs are kept so
-/// that the caret lines up, and a multi-byte UTF-8 character counts as one position.
+/// The length of the UTF-8 encoded character at the start of `bytes` (1 to 4), or 0 when
+/// they do not start one: a stray continuation byte, a truncated sequence, an overlong
+/// form, a surrogate or a code point above U+10FFFF.
+std::size_t utf8_char_length(std::string_view bytes) noexcept;
+
+/// `line` as a report shows it: control characters other than tab are written `<U+0000>`
+/// and bytes that are not UTF-8 `<FF>`, so that the report is printable text (a NUL byte
+/// would cut it short).
+std::string displayed_line(std::string_view line);
+
+/// The caret line under `displayed_line(line)` pointing at byte `column_offset` of `line`:
+/// tabs are kept so that the caret lines up, a multi-byte UTF-8 character counts as one
+/// position, and a byte written as `<...>` as many as that takes.
 std::string caret_line(std::string_view line, std::size_t column_offset);
 
 } // namespace detail

@@ -14,6 +14,7 @@ CTIR_INLINE std::vector<Token> Lexer::run() {
   if (text_.size() >= std::numeric_limits<std::uint32_t>::max()) {
     throw ParseError(std::string(file_), 1, 1, "the input is too large (4 GiB or more)", "");
   }
+  check_bytes();
   std::vector<Token> tokens;
   tokens.reserve(text_.size() / 4 + 1);
   while (true) {
@@ -181,7 +182,50 @@ CTIR_INLINE Tok Lexer::lex_one() {
   default:
     break;
   }
-  fail(start, "unexpected character " + describe_char(c));
+  unexpected_character(start);
+}
+
+CTIR_INLINE void Lexer::unexpected_character(std::size_t start) const {
+  const auto byte = static_cast<unsigned char>(text_[start]);
+  if (byte < 0x80U) {
+    fail(start, "unexpected character " + describe_char(text_[start]));
+  }
+  // check_bytes let only whole UTF-8 characters through.
+  const std::string_view character = text_.substr(start, utf8_char_length(text_.substr(start)));
+  std::uint32_t code = byte & (0xFFU >> (character.size() + 1));
+  for (std::size_t i = 1; i < character.size(); ++i) {
+    code = (code << 6U) | (static_cast<unsigned char>(character[i]) & 0x3FU);
+  }
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string code_point = "U+";
+  for (int shift = code > 0xFFFFU ? 20 : 12; shift >= 0; shift -= 4) {
+    code_point += hex[(code >> static_cast<unsigned>(shift)) & 0xFU];
+  }
+  if (code == 0xFEFFU) {
+    fail(start, "unexpected byte-order mark (U+FEFF): it may only start the file");
+  }
+  fail(start, "unexpected character '" + std::string(character) + "' (" + code_point +
+                  "): names and operators are ASCII; other characters may appear only in "
+                  "comments and strings");
+}
+
+CTIR_INLINE void Lexer::check_bytes() const {
+  for (std::size_t i = 0; i < text_.size();) {
+    const auto byte = static_cast<unsigned char>(text_[i]);
+    if (byte == 0) {
+      fail(i, "unexpected NUL byte (text holds none: is this a binary file?)");
+    }
+    if (byte < 0x80U) {
+      ++i;
+      continue;
+    }
+    const std::size_t length = utf8_char_length(text_.substr(i));
+    if (length == 0) {
+      fail(i, "invalid UTF-8 byte " + describe_char(text_[i]) +
+                  " (the text format is UTF-8: save the file as UTF-8)");
+    }
+    i += length;
+  }
 }
 
 CTIR_INLINE std::string Lexer::describe_char(char c) {

@@ -135,8 +135,18 @@ constexpr bool lex_name_start(char c) noexcept {
 constexpr bool lex_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr bool lex_name_char(char c) noexcept { return lex_name_start(c) || lex_digit(c); }
 
+/// `text` without a leading UTF-8 byte-order mark (EF BB BF), which some editors write and
+/// which is no part of the text.
+constexpr std::string_view skip_byte_order_mark(std::string_view text) noexcept {
+  return text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+}
+
 /// Splits source text into tokens; throws ParseError at the first character that cannot
 /// start a token. The last token is always Tok::end.
+///
+/// The text must be UTF-8 without NUL bytes: the first NUL or byte that is not UTF-8, even
+/// in a comment or string, is an error at its line and column. Names and operators are
+/// ASCII; other characters may appear in comments and strings.
 ///
 /// Two context rules make the format read without backtracking:
 /// - `%` followed by a name character starts a variable (`%i`, `%0`); otherwise it is
@@ -162,6 +172,12 @@ private:
   Tok lex_one();
 
   static std::string describe_char(char c);
+
+  /// Throws ParseError at the first NUL byte or byte that is not UTF-8.
+  void check_bytes() const;
+
+  /// The error for a character that cannot start a token at byte `start`.
+  [[noreturn]] void unexpected_character(std::size_t start) const;
 
   /// Digits, then (unless right after a `.`) a fraction and an exponent, then a suffix of
   /// name characters (`f`, `i64`, ...), which the parser checks.

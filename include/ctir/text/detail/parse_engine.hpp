@@ -68,8 +68,9 @@ private:
   struct Binding {
     Expr value;
     std::uint32_t scope = 0;
-    std::size_t token = no_token; ///< where it was defined
-    bool pattern = false;         ///< a shape variable defined by a parameter's type
+    std::size_t token = no_token;     ///< where it was defined
+    bool pattern = false;             ///< a shape variable defined by a parameter's type
+    std::size_t first_use = no_token; ///< the first `%name` token that refers to it
   };
 
   struct GlobalInfo {
@@ -422,6 +423,9 @@ private:
   std::size_t depth_ = 0;
   bool pattern_types_ = false;
   bool in_prim_signature_ = false;
+  /// The names of the graph-level lets whose values are being parsed, innermost last: their
+  /// variables are not defined yet, which an "undefined variable" message explains.
+  std::vector<std::string_view> lets_in_progress_;
   std::unordered_map<std::string_view, std::vector<Binding>> names_;
   std::vector<std::vector<std::string_view>> scopes_;
   std::unordered_map<std::string_view, GlobalInfo> globals_;

@@ -66,11 +66,32 @@ CTIR_INLINE ParseEngine::PendingLet ParseEngine::let_binding() {
     type_token = pos_;
     ty = type();
   }
-  // Defined before its value: a closure bound by a let may call itself.
-  Var var = new_var(name_token, ty);
-  define(local_name(name_token), var, name_token);
   expect(Tok::assign);
+  // Only a function may refer to itself (Relay's recursive let): the variable is defined
+  // before a closure value, so that it may call itself, and after any other value, whose
+  // uses of the name refer to an outer definition or are undefined.
+  const std::string_view name = local_name(name_token);
+  const bool closure = is_word(0, "fn");
+  Var var = new_var(name_token, ty);
+  if (closure) {
+    define(name, var, name_token);
+  } else {
+    lets_in_progress_.push_back(name);
+  }
   Expr value = expr(Ctx::graph);
+  if (closure) {
+    // `fn (...) { ... }(%a)` or `.0` after it: the value is no longer the function.
+    const Binding* binding = lookup(name);
+    if (!value.is<FunctionNode>() && binding != nullptr && binding->first_use != no_token) {
+      fail_at(binding->first_use,
+              "'%" + std::string(name) +
+                  "' is used in its own value, which is not a function (only a function, "
+                  "`fn`, may refer to itself; bind the closure with its own let first)");
+    }
+  } else {
+    lets_in_progress_.pop_back();
+    define(name, var, name_token);
+  }
   expect(Tok::semicolon);
   if (ty.defined()) {
     check_annotation(ty, value, type_token, name_token);

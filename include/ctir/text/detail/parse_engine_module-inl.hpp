@@ -20,9 +20,9 @@ namespace ctir::detail {
 
 CTIR_INLINE ParseEngine::ParseEngine(std::string_view text, std::string_view file_name,
                                      FreeVars free_vars)
-    : text_(text), file_name_(file_name), file_(std::make_shared<const std::string>(file_name)),
-      free_vars_(free_vars) {
-  tokens_ = tokenize(text, file_name);
+    : text_(skip_byte_order_mark(text)), file_name_(file_name),
+      file_(std::make_shared<const std::string>(file_name)), free_vars_(free_vars) {
+  tokens_ = tokenize(text_, file_name);
   scopes_.emplace_back();
 }
 
@@ -140,6 +140,9 @@ CTIR_INLINE Var ParseEngine::new_var(std::size_t token, Type ty) {
 CTIR_INLINE Expr ParseEngine::use_local(std::size_t token) {
   const std::string_view name = local_name(token);
   if (Binding* binding = lookup(name)) {
+    if (binding->first_use == no_token) {
+      binding->first_use = token;
+    }
     return binding->value;
   }
   if (pattern_types_) {
@@ -161,8 +164,11 @@ CTIR_INLINE Expr ParseEngine::use_local(std::size_t token) {
   }
   std::sort(candidates.begin(), candidates.end());
   std::string message = "undefined variable '%" + std::string(name) + "'";
+  // A let's own name in its value is no typo: say why it is undefined instead.
+  const bool own_let = std::find(lets_in_progress_.begin(), lets_in_progress_.end(), name) !=
+                       lets_in_progress_.end();
   const std::vector<std::string> close = op_registry_impl::nearest(name, candidates);
-  if (!close.empty()) {
+  if (!close.empty() && !own_let) {
     std::vector<std::string> quoted;
     for (const std::string& c : close) {
       quoted.push_back("%" + c);
@@ -172,6 +178,10 @@ CTIR_INLINE Expr ParseEngine::use_local(std::size_t token) {
   if (in_prim_signature_) {
     message += " (a tensor-level function lists its shape variables after its name: "
                "prim @f[%n](...))";
+  }
+  if (own_let) {
+    message += " (a let's variable is defined after its value; only a function, `fn`, may "
+               "refer to itself)";
   }
   fail_at(token, message);
 }
