@@ -324,13 +324,16 @@ TEST_CASE("the tensor-level expressions of TEXT_FORMAT.md parse with C precedenc
                            "%a < (%b == %c)",
                            "%p && %q || %r",
                            "%p && (%q || %r)",
-                           "-(-%a)",
-                           "-(3)",
-                           "-(2.5f)",
+                           "- -%a",
+                           "- 3",
+                           "- -3",
+                           "- 2.5f",
+                           "-!%p",
                            "%a * -3",
                            "%a - -3",
                            "!(%a < %b)",
-                           "!(!%p)",
+                           "!!%p",
+                           "!-%a",
                            "min(%a + 1, max(%b, %c)) * 2",
                            "cast<float32>(%a + 1) * %A[%a * 2 + 1]",
                            "-%A[%a]"}) {
@@ -343,6 +346,9 @@ TEST_CASE("the tensor-level expressions of TEXT_FORMAT.md parse with C precedenc
   CHECK(structural_equal(parse_prim_expr("%a - %b - %c", {a, b, c}), (a - b) - c));
   CHECK(structural_equal(parse_prim_expr("%a + %b * %c", {a, b, c}), a + b * c));
   CHECK(structural_equal(parse_prim_expr("-(3)"), PrimExpr(Neg::make(IntImm::make(3)))));
+  CHECK(structural_equal(parse_prim_expr("- 3"), PrimExpr(Neg::make(IntImm::make(3)))));
+  CHECK(structural_equal(parse_prim_expr("- -3"), PrimExpr(Neg::make(IntImm::make(-3)))));
+  CHECK(structural_equal(parse_prim_expr("-(-%a)", {a}), PrimExpr(Neg::make(Neg::make(a)))));
   CHECK(structural_equal(parse_prim_expr("%a - -3", {a}), a - IntImm::make(-3)));
   // A space after `-` makes it a negation, not a sign.
   CHECK(parse_prim_expr("- 3").is<NegNode>());

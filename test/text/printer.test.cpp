@@ -475,14 +475,19 @@ TEST_CASE("tensor-level expressions get only the parentheses precedence needs") 
   CHECK(print((a + b) % 16) == "(%a + %b) % 16");
   CHECK(print(-(a + b)) == "-(%a + %b)");
   CHECK(print(-a * b) == "-%a * %b");
-  CHECK(print(-(-a)) == "-(-%a)");
-  CHECK(print(Neg::make(IntImm::make(3))) == "-(3)");
-  CHECK(print(Neg::make(IntImm::make(-3))) == "-(-3)");
-  CHECK(print(Neg::make(FloatImm::make(2.5))) == "-(2.5f)");
+  // A run of prefixes prints without parentheses; a space keeps a sign apart.
+  CHECK(print(-(-a)) == "- -%a");
+  CHECK(print(-(-(-a))) == "- - -%a");
+  CHECK(print(Neg::make(IntImm::make(3))) == "- 3");
+  CHECK(print(Neg::make(IntImm::make(-3))) == "- -3");
+  CHECK(print(Neg::make(Neg::make(IntImm::make(3)))) == "- - 3");
+  CHECK(print(Neg::make(FloatImm::make(2.5))) == "- 2.5f");
+  CHECK(print(Neg::make(logical_not(p))) == "-!%p");
   CHECK(print(a * -3) == "%a * -3");
   CHECK(print(a - -3) == "%a - -3");
   CHECK(print(logical_not(lt(a, b))) == "!(%a < %b)");
-  CHECK(print(logical_not(logical_not(p))) == "!(!%p)");
+  CHECK(print(logical_not(logical_not(p))) == "!!%p");
+  CHECK(print(logical_not(-a)) == "!-%a");
   CHECK(print(eq(lt(a, b), p)) == "%a < %b == %p");
   CHECK(print(lt(a, eq(b, c))) == "%a < (%b == %c)");
   CHECK(print(logical_or(logical_and(p, q), r)) == "%p && %q || %r");

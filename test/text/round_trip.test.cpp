@@ -172,3 +172,68 @@ TEST_CASE("random function bodies round trip through parse_expr with their param
     }
   }
 }
+
+namespace {
+
+/// Parses `text`, prints it, parses the print: both parses are structurally equal and
+/// printing is a fixed point. Returns the first print.
+std::string check_reads_back(const std::string& text) {
+  const IRModule module = parse_module(text, "deep.ctir");
+  const std::string printed = print(module);
+  IRModule again;
+  try {
+    again = parse_module(printed, "printed.ctir");
+  } catch (const ParseError& error) {
+    FAIL_CHECK(error.what());
+    return printed;
+  }
+  CHECK_NOTHROW(assert_structural_equal(module, again));
+  CHECK(print(again) == printed);
+  return printed;
+}
+
+std::string store_of(const std::string& value) {
+  return "prim @f(%A: Tensor[(4), float32], %P: Tensor[(4), bool]) {\n"
+         "  for %i in range(0, 4) {\n    " +
+         value + ";\n  }\n}\n";
+}
+
+} // namespace
+
+TEST_CASE("a store of 498 minus signs prints as a run of prefixes that reads back") {
+  std::string minuses;
+  for (int k = 0; k < 498; ++k) {
+    minuses += "- ";
+  }
+  const std::string printed = check_reads_back(store_of("%A[%i] = " + minuses + "%A[%i]"));
+  CHECK(printed.find("- - -%A[%i];") != std::string::npos);
+  CHECK(printed.find("-(") == std::string::npos);
+}
+
+TEST_CASE("generated runs of prefixes far past the nesting limit print without nesting") {
+  // 100,000 prefixes over a load, over a literal, and `!` over a comparison: the
+  // parser reads a run in a loop, and the printer writes it as one.
+  std::string minuses;
+  std::string bangs;
+  for (int k = 0; k < 100000; ++k) {
+    minuses += k % 3 == 0 ? "-" : "- ";
+    bangs += '!';
+  }
+  check_reads_back(store_of("%A[%i] = " + minuses + " %A[%i]"));
+  check_reads_back(store_of("%A[%i] = " + minuses + " 3f"));
+  check_reads_back(store_of("%A[%i] = " + minuses + " -3f"));
+  check_reads_back(store_of("%P[%i] = " + bangs + "(%A[%i] < 0f)"));
+}
+
+TEST_CASE("generated nesting just under the limit, with runs of prefixes, reads back") {
+  // Each level is `%x - - -(...)`: one parenthesis the input needs and the print keeps,
+  // and prefixes that nest in the IR but not in the text.
+  for (const int levels : {1, 10, 480}) {
+    CAPTURE(levels);
+    std::string value = "%A[%i]";
+    for (int k = 0; k < levels; ++k) {
+      value = "%A[%i] - - " + std::string(k % 2 == 0 ? "-" : "- -") + "(" + value + ")";
+    }
+    check_reads_back(store_of("%A[%i] = " + value));
+  }
+}

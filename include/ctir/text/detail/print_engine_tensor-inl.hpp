@@ -151,14 +151,18 @@ CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens) {
     const bool neg = node.dynamic_type_index() == NegNode::type_index;
     const PrimExprNode* a =
         neg ? static_cast<const NegNode&>(node).a.get() : static_cast<const NotNode&>(node).a.get();
-    out_ += neg ? '-' : '!';
-    push(Step::end_range, &node, 0, begin);
-    // `-(3)`: without parentheses it would read back as the literal -3.
+    // A run of prefixes prints as one (`- -%a`, `!!%p`), never as nested parentheses: the
+    // parser reads a run in a loop, so it costs no nesting however long it is. A space
+    // keeps `- 3` and `- -3` apart from the literals -3 and --3.
     const bool literal = a != nullptr && (a->dynamic_type_index() == FloatImmNode::type_index ||
                                           (a->dynamic_type_index() == IntImmNode::type_index &&
                                            !static_cast<const IntImmNode*>(a)->dtype.is_bool()));
-    push_operand(node, a, "a",
-                 (a != nullptr && precedence_of(*a) <= unary_precedence) || (neg && literal));
+    out_ += neg ? '-' : '!';
+    if (neg && (literal || (a != nullptr && a->dynamic_type_index() == NegNode::type_index))) {
+      out_ += ' ';
+    }
+    push(Step::end_range, &node, 0, begin);
+    push_operand(node, a, "a", a != nullptr && precedence_of(*a) < unary_precedence);
     return;
   }
   case SelectNode::type_index: {
