@@ -449,6 +449,12 @@ private:
     }
   }
 
+  /// `e` as a bool: itself if it is one, else `e != 0`.
+  static PrimExpr truth(PrimExpr e) {
+    const DataType dtype = dtype_of(e);
+    return dtype.is_bool() ? e : ne(e, make_const(dtype, 0));
+  }
+
   /// A tensor-level expression over the scalars and tensors in scope.
   PrimExpr prim(int depth) {
     if (depth <= 0 || chance(0.25)) {
@@ -482,11 +488,16 @@ private:
         return ne(prim(depth - 1), prim(depth - 1));
       }
     }
-    case 5:
-      return chance(0.5) ? logical_and(prim(depth - 1), prim(depth - 1))
-                         : logical_or(prim(depth - 1), prim(depth - 1));
-    case 6:
-      return chance(0.5) ? PrimExpr(Neg::make(prim(depth - 1))) : logical_not(prim(depth - 1));
+    case 5: // `&&` and `||` take bools: other operands are compared with zero
+      return chance(0.5) ? logical_and(truth(prim(depth - 1)), truth(prim(depth - 1)))
+                         : logical_or(truth(prim(depth - 1)), truth(prim(depth - 1)));
+    case 6: { // `-` takes numbers: a bool is negated with `!`
+      if (chance(0.5)) {
+        PrimExpr a = prim(depth - 1);
+        return dtype_of(a).is_bool() ? logical_not(std::move(a)) : PrimExpr(Neg::make(a));
+      }
+      return logical_not(prim(depth - 1));
+    }
     case 7:
       return chance(0.5) ? min(prim(depth - 1), prim(depth - 1))
                          : max(prim(depth - 1), prim(depth - 1));

@@ -328,7 +328,6 @@ TEST_CASE("the tensor-level expressions of TEXT_FORMAT.md parse with C precedenc
                            "- 3",
                            "- -3",
                            "- 2.5f",
-                           "-!%p",
                            "%a * -3",
                            "%a - -3",
                            "!(%a < %b)",
@@ -821,6 +820,27 @@ TEST_CASE("type annotations that cannot match their values are errors") {
         "shape variable, int32\n"
         "prim @g[%n](%n: int64, %A: Tensor[(%n), float32]) {\n"
         "                ^");
+}
+
+TEST_CASE("operators, conditions and dimensions whose types the parser knows are checked") {
+  // Each is an error at the offending operand, with the expected and the found type.
+  CHECK(error_of("prim @f(%P: Tensor[(4), bool]) {\n  %P[0] = !(-false);\n}\n")
+            .starts_with("model.ctir:2:13: error: cannot apply '-' to a bool"));
+  CHECK(error_of("prim @f(%P: Tensor[(4), bool], %n: int64) {\n  %P[0] = true || %n;\n}\n")
+            .starts_with("model.ctir:2:19: error: expected a bool operand of '||', found int64"));
+  CHECK(error_of("prim @f(%A: Tensor[(4), float32]) {\n  if (%A[0]) {\n  }\n}\n")
+            .starts_with("model.ctir:2:7: error: expected a bool condition, found float32"));
+  CHECK(error_of("prim @f[%n: bool](%A: Tensor[(%n), float32]) {\n}\n")
+            .starts_with("model.ctir:1:13: error: expected an integer type for shape variable "
+                         "'%n', found bool"));
+  CHECK(error_of("def @main(%x: Tensor[(2.5f), float32]) {\n  %x\n}\n")
+            .starts_with("model.ctir:1:23: error: expected a tensor dimension of an integer type, "
+                         "found float32"));
+  // What is well typed, or not known to the parser (free variables), is accepted.
+  CHECK(error_of("prim @f[%n: int64](%A: Tensor[(%n, 2), float32], %P: Tensor[(4), bool]) {\n"
+                 "  if (%A[0] > 0f && !%P[1]) {\n    %A[0] = - -%A[1];\n  }\n}\n") == "");
+  CHECK_NOTHROW(parse_prim_expr("%a && -%b"));
+  CHECK_NOTHROW(parse_type("Tensor[(%n), float32]"));
 }
 
 TEST_CASE("the shape variable list of a prim must match the parameters") {

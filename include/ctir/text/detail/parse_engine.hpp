@@ -331,6 +331,23 @@ private:
 
   PrimExpr operand(const Expr& e, std::size_t token, std::size_t op_token);
 
+  /// The scalar dtype of `e` when the parser knows it: null for an untyped variable (a free
+  /// variable of parse_expr), a bare tensor variable, or a graph-level expression. Follows
+  /// the rules of dtype_of in a loop, so a deep expression costs no stack.
+  static std::optional<DataType> known_dtype(const Expr& e);
+
+  /// The operand at `token` of the logical operator at `op_token` must be a bool.
+  void check_logical_operand(const Expr& e, std::size_t token, std::size_t op_token) const;
+
+  /// A condition (`if (c)`) at `token` must be a bool.
+  void check_condition(const Expr& e, std::size_t token) const;
+
+  [[noreturn]] void fail_not_bool(std::size_t token, const std::string& found,
+                                  std::string_view what) const;
+
+  /// A dimension of a tensor type at `token` must be an integer.
+  void check_dimension(const PrimExpr& e, std::size_t token) const;
+
   template <BinaryOp Op>
   Expr make_binary_of(PrimExpr a, PrimExpr b, std::size_t start) {
     Owned<BinaryNode<Op>> node = make_object<BinaryNode<Op>>();

@@ -4,6 +4,7 @@
 
 #include <ctir/text/detail/parse_engine.hpp>
 
+#include <ctir/ir/type_str.hpp>
 #include <ctir/text/detail/parse_literal.hpp>
 
 #include <optional>
@@ -98,6 +99,10 @@ CTIR_INLINE Expr ParseEngine::binary(int min_precedence, Ctx ctx) {
     const std::size_t op_token = advance();
     const std::size_t rhs_token = pos_;
     Expr rhs = binary(info->precedence + 1, ctx);
+    if (info->op == BinaryOp::logical_and || info->op == BinaryOp::logical_or) {
+      check_logical_operand(lhs, start, op_token);
+      check_logical_operand(rhs, rhs_token, op_token);
+    }
     lhs = make_binary(info->op, operand(lhs, start, op_token), operand(rhs, rhs_token, op_token),
                       start);
   }
@@ -109,6 +114,118 @@ CTIR_INLINE PrimExpr ParseEngine::operand(const Expr& e, std::size_t token, std:
   }
   fail_at(token, "the operands of '" + std::string(text_of(tokens_[op_token])) +
                      "' must be scalar expressions, but this is " + kind_of(e));
+}
+
+CTIR_INLINE std::optional<DataType> ParseEngine::known_dtype(const Expr& e) {
+  const Object* node = e.get();
+  while (node != nullptr) {
+    switch (node->dynamic_type_index()) {
+    case IntImmNode::type_index:
+      return static_cast<const IntImmNode*>(node)->dtype;
+    case FloatImmNode::type_index:
+      return static_cast<const FloatImmNode*>(node)->dtype;
+    case VarNode::type_index: {
+      if (const auto* prim = static_cast<const VarNode*>(node)->ty.as<PrimTypeNode>()) {
+        return prim->dtype;
+      }
+      return std::nullopt;
+    }
+    case TensorLoadNode::type_index: {
+      const VarNode* source = static_cast<const TensorLoadNode*>(node)->source.get();
+      if (source != nullptr) {
+        if (const auto* tensor = source->ty.as<TensorTypeNode>()) {
+          return tensor->dtype;
+        }
+      }
+      return std::nullopt;
+    }
+    case CastNode::type_index:
+      return static_cast<const CastNode*>(node)->dtype;
+    case EQNode::type_index:
+    case NENode::type_index:
+    case LTNode::type_index:
+    case LENode::type_index:
+    case GTNode::type_index:
+    case GENode::type_index:
+    case AndNode::type_index:
+    case OrNode::type_index:
+    case NotNode::type_index:
+      return DataType::boolean();
+    case NegNode::type_index:
+      node = static_cast<const NegNode*>(node)->a.get();
+      continue;
+    case SelectNode::type_index:
+      node = static_cast<const SelectNode*>(node)->true_value.get();
+      continue;
+    case AddNode::type_index:
+      node = static_cast<const AddNode*>(node)->a.get();
+      continue;
+    case SubNode::type_index:
+      node = static_cast<const SubNode*>(node)->a.get();
+      continue;
+    case MulNode::type_index:
+      node = static_cast<const MulNode*>(node)->a.get();
+      continue;
+    case DivNode::type_index:
+      node = static_cast<const DivNode*>(node)->a.get();
+      continue;
+    case ModNode::type_index:
+      node = static_cast<const ModNode*>(node)->a.get();
+      continue;
+    case MinNode::type_index:
+      node = static_cast<const MinNode*>(node)->a.get();
+      continue;
+    case MaxNode::type_index:
+      node = static_cast<const MaxNode*>(node)->a.get();
+      continue;
+    default:
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+[[gnu::noinline]] CTIR_INLINE void ParseEngine::fail_not_bool(std::size_t token,
+                                                              const std::string& found,
+                                                              std::string_view what) const {
+  fail_at(token, "expected a bool " + std::string(what) + ", found " + found + " (" +
+                     (found.starts_with("Tensor")
+                          ? "a graph-level condition is a tensor of bools, such as Tensor[(), bool]"
+                          : "compare it with zero, as in 'x != 0', to get a bool") +
+                     ")");
+}
+
+CTIR_INLINE void ParseEngine::check_logical_operand(const Expr& e, std::size_t token,
+                                                    std::size_t op_token) const {
+  const std::optional<DataType> dtype = known_dtype(e);
+  if (dtype && !dtype->is_bool()) {
+    fail_not_bool(token, dtype->str(),
+                  "operand of '" + std::string(text_of(tokens_[op_token])) + "'");
+  }
+}
+
+CTIR_INLINE void ParseEngine::check_condition(const Expr& e, std::size_t token) const {
+  std::optional<DataType> dtype = known_dtype(e);
+  std::string found = dtype ? dtype->str() : std::string();
+  if (const auto* var = e.as<VarNode>(); var != nullptr && !dtype) {
+    // A graph-level condition may be a tensor variable: its elements must be bools.
+    if (const auto* tensor = var->ty.as<TensorTypeNode>()) {
+      dtype = tensor->dtype;
+      found = type_str(var->ty);
+    }
+  }
+  if (dtype && !dtype->is_bool()) {
+    fail_not_bool(token, found, "condition");
+  }
+}
+
+CTIR_INLINE void ParseEngine::check_dimension(const PrimExpr& e, std::size_t token) const {
+  const std::optional<DataType> dtype = known_dtype(e);
+  if (dtype && !dtype->is_integer()) {
+    fail_at(token, "expected a tensor dimension of an integer type, found " + dtype->str() +
+                       " (a dimension is an integer literal, an integer shape variable or an "
+                       "integer expression of them)");
+  }
 }
 
 CTIR_INLINE Expr ParseEngine::make_binary(BinaryOp op, PrimExpr a, PrimExpr b, std::size_t start) {
@@ -170,6 +287,10 @@ CTIR_INLINE Expr ParseEngine::unary(Ctx ctx) {
     const std::size_t op_token = ops[k];
     PrimExpr a = operand(result, k + 1 < ops.size() ? ops[k + 1] : operand_token, op_token);
     if (tokens_[op_token].kind == Tok::minus) {
+      if (const std::optional<DataType> dtype = known_dtype(a); dtype && dtype->is_bool()) {
+        fail_at(op_token, "cannot apply '-' to a bool: expected an integer or float operand, "
+                          "found bool (use '!' to negate a bool)");
+      }
       Owned<NegNode> node = make_object<NegNode>();
       node->a = std::move(a);
       result = finish(std::move(node), op_token);

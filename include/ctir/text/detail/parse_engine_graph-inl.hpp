@@ -245,7 +245,9 @@ CTIR_INLINE Expr ParseEngine::if_expr() {
   const std::size_t start = advance();
   expect(Tok::lparen);
   Owned<IfNode> node = make_object<IfNode>();
+  const std::size_t cond_token = pos_;
   node->cond = expr(Ctx::graph);
+  check_condition(node->cond, cond_token);
   expect(Tok::rparen);
   node->then_branch = braced_body();
   expect_word("else");

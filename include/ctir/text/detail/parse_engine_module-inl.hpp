@@ -387,7 +387,16 @@ CTIR_INLINE void ParseEngine::prim_function() {
       Type ty = PrimType::make(DataType::int32());
       if (tok().kind == Tok::colon) {
         advance();
+        const std::size_t type_token = pos_;
         ty = type();
+        if (const auto* prim = ty.as<PrimTypeNode>();
+            prim == nullptr || !prim->dtype.is_integer()) {
+          fail_at(type_token,
+                  "expected an integer type for shape variable '" +
+                      std::string(text_of(tokens_[token])) + "', found " + type_str(ty) +
+                      " (shape variables are int32 by default; declare '" +
+                      std::string(text_of(tokens_[token])) + ": int64' for a 64-bit one)");
+        }
       }
       Var var = new_var(token, std::move(ty));
       define(local_name(token), var, token, true);

@@ -85,7 +85,9 @@ CTIR_INLINE Stmt ParseEngine::if_stmt() {
   const std::size_t start = advance();
   expect(Tok::lparen);
   Owned<IfThenElseNode> branch = make_object<IfThenElseNode>();
+  const std::size_t cond_token = pos_;
   branch->cond = prim_expr();
+  check_condition(branch->cond, cond_token);
   expect(Tok::rparen);
   branch->then_case = stmt_block(nullptr, no_token);
   if (is_word(0, "else")) {

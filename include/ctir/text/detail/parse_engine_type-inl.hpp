@@ -45,7 +45,18 @@ CTIR_INLINE Type ParseEngine::tensor_type() {
   advance();
   expect(Tok::lbracket);
   expect(Tok::lparen);
-  std::vector<PrimExpr> shape = prim_list(Tok::rparen);
+  std::vector<PrimExpr> shape;
+  if (tok().kind != Tok::rparen) {
+    while (true) {
+      const std::size_t at = pos_;
+      shape.push_back(as_prim(expr(Ctx::prim), at));
+      check_dimension(shape.back(), at);
+      if (tok().kind != Tok::comma) {
+        break;
+      }
+      advance();
+    }
+  }
   expect(Tok::rparen);
   expect(Tok::comma);
   const DataType element = dtype();
