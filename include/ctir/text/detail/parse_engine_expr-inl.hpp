@@ -283,11 +283,14 @@ CTIR_INLINE Expr ParseEngine::unary(Ctx ctx) {
   }
   const std::size_t operand_token = pos_;
   Expr result = postfix(ctx);
+  // The operand's type, looked up once and carried through the run (a negation keeps it,
+  // a `!` makes a bool): looking it up at every prefix would make a run quadratic.
+  std::optional<DataType> dtype = ops.empty() ? std::nullopt : known_dtype(result);
   for (std::size_t k = ops.size(); k-- > 0;) {
     const std::size_t op_token = ops[k];
     PrimExpr a = operand(result, k + 1 < ops.size() ? ops[k + 1] : operand_token, op_token);
     if (tokens_[op_token].kind == Tok::minus) {
-      if (const std::optional<DataType> dtype = known_dtype(a); dtype && dtype->is_bool()) {
+      if (dtype && dtype->is_bool()) {
         fail_at(op_token, "cannot apply '-' to a bool: expected an integer or float operand, "
                           "found bool (use '!' to negate a bool)");
       }
@@ -298,6 +301,7 @@ CTIR_INLINE Expr ParseEngine::unary(Ctx ctx) {
       Owned<NotNode> node = make_object<NotNode>();
       node->a = std::move(a);
       result = finish(std::move(node), op_token);
+      dtype = DataType::boolean();
     }
   }
   return result;
