@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "passes.hpp"
 #include "pipeline.hpp"
+#include "reproducer.hpp"
 #include "run.hpp"
 #include "version.hpp"
 
@@ -21,7 +22,9 @@
 
 #include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,10 +59,16 @@ std::string collect_reports(const ContextSetup& setup) {
 /// Runs `pipeline` on `mod` in a context made from `setup`; the reports of the timing and
 /// bisection instruments are appended to `reports` whether or not the run succeeds.
 ctir::IRModule run_in_context(const ctir::Pass& pipeline, ctir::IRModule mod, ContextSetup& setup,
-                              std::string& reports) {
+                              std::string& reports,
+                              const std::optional<ReproducerInstrument>& reproducer) {
   ctir::PassContext ctx(std::move(setup.options));
   ctir::PassContextScope scope = ctx.enter();
   try {
+    std::shared_ptr<void> signal_handlers;
+    if (reproducer) {
+      reproducer->start(mod);
+      signal_handlers = reproducer->catch_fatal_signals();
+    }
     mod = run_pipeline(pipeline, std::move(mod), ctx);
   } catch (...) {
     reports += collect_reports(setup);
@@ -118,12 +127,47 @@ int run_function_of(const ctir::IRModule& mod, const Options& options, const Inp
   return exit_success;
 }
 
+/// Whether `a` and `b` name one existing file.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code error;
+  return std::filesystem::equivalent(a, b, error) && !error;
+}
+
+/// --run-reproducer: the command line with the reproducer line of the input in front, read
+/// again; `input` keeps the text read (standard input cannot be read twice).
+Options with_reproducer_line(const std::vector<std::string_view>& args, const Options& given,
+                             std::optional<InputText>& input) {
+  if (given.pipeline || given.optimize) {
+    throw UsageError("--run-reproducer runs the pipeline of the input's reproducer line; do not "
+                     "give " +
+                     std::string(given.pipeline ? "-p" : "-O" + std::to_string(*given.optimize)));
+  }
+  input = read_input(given.input);
+  const std::vector<std::string> words = reproducer_arguments(input->text, input->name);
+  std::vector<std::string_view> merged(words.begin(), words.end());
+  merged.insert(merged.end(), args.begin(), args.end());
+  return parse_command_line(merged);
+}
+
 int run(const std::vector<std::string_view>& args) {
   Options options;
+  std::optional<InputText> read;
   try {
     options = parse_command_line(args);
+    if (options.run_reproducer && !options.help && !options.version && !options.list_passes &&
+        !options.list_configs) {
+      options = with_reproducer_line(args, options, read);
+    }
+    if (options.reproducer && options.input != "-" &&
+        same_file(options.input, *options.reproducer)) {
+      throw UsageError("the reproducer file '" + *options.reproducer +
+                       "' is the input file; a failing pass would overwrite it");
+    }
   } catch (const UsageError& error) {
     return usage_error(error.what());
+  } catch (const IoError& error) {
+    std::cerr << format_error(error.what());
+    return exit_failure;
   }
   if (options.help) {
     std::cout << usage_text();
@@ -166,7 +210,7 @@ int run(const std::vector<std::string_view>& args) {
   ctir::IRModule mod;
   InputText input;
   try {
-    input = read_input(options.input);
+    input = read ? std::move(*read) : read_input(options.input);
     mod = ctir::parse_module(input.text, input.name);
   } catch (const std::exception& error) {
     std::cerr << describe_exception(error);
@@ -181,6 +225,14 @@ int run(const std::vector<std::string_view>& args) {
       std::cerr << format_error(error.what());
       return exit_failure;
     }
+  }
+
+  // Last among the instruments: a verifier failing after a pass stops the round of hooks
+  // before this one sees the pass return, so the pass is still the one that failed.
+  std::optional<ReproducerInstrument> reproducer;
+  if (options.reproducer && pipeline) {
+    reproducer.emplace(*options.reproducer, *pipeline, reproducer_flags(options));
+    setup.options.instruments.emplace_back(*reproducer);
   }
 
   install_pass_error_printer();
@@ -203,11 +255,14 @@ int run(const std::vector<std::string_view>& args) {
       }
     }
     if (pipeline) {
-      mod = run_in_context(*pipeline, std::move(mod), setup, reports);
+      mod = run_in_context(*pipeline, std::move(mod), setup, reports, reproducer);
     }
   } catch (const std::exception& error) {
     std::cerr << describe_exception(error);
     status = exit_failure;
+    if (reproducer) {
+      std::cerr << reproducer->write();
+    }
   }
   std::cerr << reports;
   if (status != exit_success) {

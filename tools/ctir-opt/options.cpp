@@ -155,6 +155,15 @@ const std::vector<OptionSpec>& option_table() {
          o.input_seed = *seed;
          o.inputs_given = true;
        }},
+      {"--reproducer", "", "FILE", true,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         if (v.empty() || v == "-") {
+           throw UsageError("option " + quoted(flag) + " expects a file name, not " + quoted(v));
+         }
+         o.reproducer = std::string(v);
+       }},
+      {"--run-reproducer", "", "", false,
+       [](Options& o, std::string_view, std::string_view) { o.run_reproducer = true; }},
       {"--list-passes", "", "", false,
        [](Options& o, std::string_view, std::string_view) { o.list_passes = true; }},
       {"--list-configs", "", "", false,
@@ -337,6 +346,14 @@ Options:
       --inputs random:SEED   the inputs of --run: deterministic random values
                              for FUNC's parameter types from the unsigned
                              integer SEED (default random:0)
+      --reproducer FILE      when a pass fails (an error, a --verify-each
+                             failure or a fatal signal), write to FILE the
+                             module as that pass received it, under a comment
+                             line holding the pipeline from that pass on and
+                             the options that change what it does
+      --run-reproducer       run the pipeline and options of the input's
+                             '# ctir-opt reproducer:' line (a file written by
+                             --reproducer); -p and -ON are then not allowed
       --list-passes          list the registered passes and exit
       --list-configs         list the registered config options and exit
   -h, --help                 print this help and exit

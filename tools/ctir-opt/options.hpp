@@ -60,6 +60,10 @@ struct Options {
   std::uint64_t input_seed = 0;
   /// Whether --inputs was given.
   bool inputs_given = false;
+  /// `--reproducer FILE`: where the reproducer of a failing pass is written.
+  std::optional<std::string> reproducer;
+  /// `--run-reproducer`: the pipeline and its options come from the input's reproducer line.
+  bool run_reproducer = false;
   bool list_passes = false;
   bool list_configs = false;
   bool help = false;
