@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstddef>
+#include <cstdlib>
 #include <exception>
 #include <fcntl.h>
 #include <optional>
@@ -21,6 +22,11 @@
 
 namespace ctir_opt {
 namespace {
+
+/// The environment variable that makes a pass crash, to test the signal handler: with
+/// `--reproducer`, SIGSEGV is raised as the pass it names starts (no pass of ctir crashes on
+/// purpose, and the handler must be tested on a real signal).
+constexpr const char* crash_variable = "CTIR_OPT_TEST_CRASH_IN_PASS";
 
 /// What is written for a failure of one pass: the whole file, and the lines a fatal signal
 /// prints (prepared in advance: a signal handler may not allocate).
@@ -162,11 +168,18 @@ struct ReproducerInstrument::State {
   };
 
   State(std::string file, ctir::Pass top, std::vector<std::string> options)
-      : path(std::move(file)), pipeline(std::move(top)), flags(std::move(options)) {}
+      : path(std::move(file)), pipeline(std::move(top)), flags(std::move(options)) {
+    // NOLINTNEXTLINE(concurrency-mt-unsafe): read once, before any pass runs
+    if (const char* name = std::getenv(crash_variable)) {
+      crash_in = name;
+    }
+  }
 
   std::string path;
   ctir::Pass pipeline;
   std::vector<std::string> flags;
+  /// The pass in which to raise SIGSEGV (see crash_variable), or empty.
+  std::string crash_in;
   std::unordered_map<const ctir::PassInfo*, Path> index;
   /// A sequential compiled statically (DefaultPipeline) has no run-time elements; its
   /// pipeline text parsed again gives them, to place its passes by name.
@@ -467,6 +480,9 @@ void ReproducerInstrument::run_before_pass(const ctir::IRModule& mod,
   }
   state.stack.push_back(std::move(frame));
   state.publish();
+  if (!state.crash_in.empty() && info.name == state.crash_in) {
+    std::raise(SIGSEGV); // as the pass would crash: after every hook before it
+  }
 }
 
 void ReproducerInstrument::run_after_pass(const ctir::IRModule&, const ctir::PassInfo& info) const {

@@ -69,7 +69,9 @@ public:
   /// Makes a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) write the reproducer of
   /// the pass running, then end the process by the same signal, until the returned object is
   /// destroyed. The handler runs on its own stack (so that a stack overflow can be reported)
-  /// and only calls open, write and close on text prepared before the pass ran.
+  /// and only calls open, write and close on text prepared before the pass ran. (To test
+  /// it, the environment variable CTIR_OPT_TEST_CRASH_IN_PASS=NAME raises SIGSEGV as the
+  /// pass NAME starts.)
   [[nodiscard]] std::shared_ptr<void> catch_fatal_signals() const;
 
 private:
