@@ -24,9 +24,25 @@ namespace ctir_opt {
 namespace {
 
 /// The environment variable that makes a pass crash, to test the signal handler: with
-/// `--reproducer`, SIGSEGV is raised as the pass it names starts (no pass of ctir crashes on
-/// purpose, and the handler must be tested on a real signal).
+/// `--reproducer`, `NAME` raises SIGSEGV as the pass NAME starts, `NAME:stack-overflow`
+/// recurses there until the stack runs out (no pass of ctir crashes on purpose, and the
+/// handler must be tested on real signals).
 constexpr const char* crash_variable = "CTIR_OPT_TEST_CRASH_IN_PASS";
+constexpr std::string_view stack_overflow_suffix = ":stack-overflow";
+
+/// Never set: it only keeps the compiler from seeing that exhaust_stack never returns.
+volatile bool stop_recursion = false;
+
+/// Recurses until the stack runs out, a kilobyte a call (the addition after the call keeps
+/// it from becoming a loop).
+[[gnu::noinline]] std::size_t exhaust_stack(std::size_t depth) {
+  if (stop_recursion) {
+    return depth;
+  }
+  volatile char frame[1024];
+  frame[depth % sizeof(frame)] = static_cast<char>(depth);
+  return exhaust_stack(depth + 1) + static_cast<std::size_t>(frame[depth % sizeof(frame)]);
+}
 
 /// What is written for a failure of one pass: the whole file, and the lines a fatal signal
 /// prints (prepared in advance: a signal handler may not allocate).
@@ -172,14 +188,19 @@ struct ReproducerInstrument::State {
     // NOLINTNEXTLINE(concurrency-mt-unsafe): read once, before any pass runs
     if (const char* name = std::getenv(crash_variable)) {
       crash_in = name;
+      crash_by_stack_overflow = crash_in.ends_with(stack_overflow_suffix);
+      if (crash_by_stack_overflow) {
+        crash_in.resize(crash_in.size() - stack_overflow_suffix.size());
+      }
     }
   }
 
   std::string path;
   ctir::Pass pipeline;
   std::vector<std::string> flags;
-  /// The pass in which to raise SIGSEGV (see crash_variable), or empty.
+  /// The pass in which to crash (see crash_variable), or empty, and how.
   std::string crash_in;
+  bool crash_by_stack_overflow = false;
   std::unordered_map<const ctir::PassInfo*, Path> index;
   /// A sequential compiled statically (DefaultPipeline) has no run-time elements; its
   /// pipeline text parsed again gives them, to place its passes by name.
@@ -481,7 +502,11 @@ void ReproducerInstrument::run_before_pass(const ctir::IRModule& mod,
   state.stack.push_back(std::move(frame));
   state.publish();
   if (!state.crash_in.empty() && info.name == state.crash_in) {
-    std::raise(SIGSEGV); // as the pass would crash: after every hook before it
+    // As the pass would crash: after every hook before it.
+    if (state.crash_by_stack_overflow) {
+      static_cast<void>(exhaust_stack(0));
+    }
+    std::raise(SIGSEGV);
   }
 }
 

@@ -71,7 +71,7 @@ public:
   /// destroyed. The handler runs on its own stack (so that a stack overflow can be reported)
   /// and only calls open, write and close on text prepared before the pass ran. (To test
   /// it, the environment variable CTIR_OPT_TEST_CRASH_IN_PASS=NAME raises SIGSEGV as the
-  /// pass NAME starts.)
+  /// pass NAME starts; NAME:stack-overflow makes it overflow the stack there.)
   [[nodiscard]] std::shared_ptr<void> catch_fatal_signals() const;
 
 private:
