@@ -48,6 +48,9 @@ volatile bool stop_recursion = false;
 /// prints (prepared in advance: a signal handler may not allocate).
 struct Snapshot {
   std::string content;
+  /// What follows `ctir-opt: error: fatal signal SIGxxx`: ` in pass 'NAME'` and a newline.
+  std::string signal_where;
+  /// The note saying where the reproducer went.
   std::string signal_note;
   /// Why there is no content (the module could not be printed), else empty.
   std::string missing;
@@ -87,7 +90,7 @@ std::string shell_word(std::string_view word) {
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 /// Writes all of `text` to `fd` with write(2) alone (async-signal-safe).
-bool write_all(int fd, const std::string& text) {
+bool write_all(int fd, std::string_view text) {
   const char* data = text.data();
   std::size_t left = text.size();
   while (left > 0) {
@@ -104,27 +107,44 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
+struct SignalName {
+  int number;
+  std::string_view name;
+};
+constexpr SignalName fatal_signals[] = {{SIGSEGV, "SIGSEGV"},
+                                        {SIGBUS, "SIGBUS"},
+                                        {SIGFPE, "SIGFPE"},
+                                        {SIGILL, "SIGILL"},
+                                        {SIGABRT, "SIGABRT"}};
+
 extern "C" void on_fatal_signal(int signal_number) {
   const int saved_errno = errno;
   const Snapshot* snapshot = current_snapshot.load();
   const char* path = signal_path.load();
-  if (snapshot != nullptr && path != nullptr && !snapshot->content.empty()) {
-    const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd >= 0) {
-      const bool written = write_all(fd, snapshot->content);
-      const bool closed = ::close(fd) == 0;
-      if (written && closed) {
-        write_all(STDERR_FILENO, snapshot->signal_note);
+  if (snapshot != nullptr && path != nullptr) {
+    std::string_view name = "";
+    for (const SignalName& known : fatal_signals) {
+      name = known.number == signal_number ? known.name : name;
+    }
+    write_all(STDERR_FILENO, "ctir-opt: error: fatal signal ");
+    write_all(STDERR_FILENO, name);
+    write_all(STDERR_FILENO, snapshot->signal_where);
+    bool written = false;
+    if (!snapshot->content.empty()) {
+      const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (fd >= 0) {
+        written = write_all(fd, snapshot->content);
+        written = ::close(fd) == 0 && written;
       }
     }
+    write_all(STDERR_FILENO, written ? std::string_view(snapshot->signal_note)
+                                     : "ctir-opt: note: no reproducer written\n");
   }
   errno = saved_errno;
   // SA_RESETHAND restored the default action: the process ends by this signal, as it would
   // have without the handler (a core dump, the exit status a shell reports).
   ::raise(signal_number);
 }
-
-constexpr int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 /// The installed handler: restores the previous actions and stack when destroyed.
 class SignalHandlers {
@@ -141,14 +161,14 @@ public:
     // The flags are unsigned in some C libraries and sa_flags is an int.
     action.sa_flags = static_cast<int>(SA_RESETHAND | SA_NODEFER | SA_ONSTACK);
     for (std::size_t i = 0; i < std::size(fatal_signals); ++i) {
-      ::sigaction(fatal_signals[i], &action, &old_actions_[i]);
+      ::sigaction(fatal_signals[i].number, &action, &old_actions_[i]);
     }
   }
   SignalHandlers(const SignalHandlers&) = delete;
   SignalHandlers& operator=(const SignalHandlers&) = delete;
   ~SignalHandlers() {
     for (std::size_t i = 0; i < std::size(fatal_signals); ++i) {
-      ::sigaction(fatal_signals[i], &old_actions_[i], nullptr);
+      ::sigaction(fatal_signals[i].number, &old_actions_[i], nullptr);
     }
     signal_path.store(nullptr);
     current_snapshot.store(nullptr);
@@ -278,14 +298,16 @@ struct ReproducerInstrument::State {
   std::shared_ptr<const Snapshot> snapshot(const ctir::IRModule& mod, std::string_view pass_name,
                                            const std::string& pipeline_text) {
     auto result = std::make_shared<Snapshot>();
+    const std::string what =
+        pass_name.empty() ? std::string("the pipeline") : "pass " + quoted(pass_name);
+    result->signal_where = " in " + what + "\n";
     if (!printed || !printed->same_as(mod)) {
       printed.reset();
       try {
         printed_text = ctir::print(mod);
         printed = mod;
       } catch (const std::exception& error) {
-        result->missing = "the module before pass '" + std::string(pass_name) +
-                          "' cannot be printed: " + error.what();
+        result->missing = "the module before " + what + " cannot be printed: " + error.what();
         return result;
       }
     }
@@ -294,14 +316,11 @@ struct ReproducerInstrument::State {
       line += " " + shell_word(flag);
     }
     line += " -p " + shell_word(pipeline_text);
-    const std::string what =
-        pass_name.empty() ? std::string("the pipeline") : "pass " + quoted(pass_name);
     result->content = line + "\n# The module before " + what +
                       " ran; run the pipeline above on it with: ctir-opt FILE "
                       "--run-reproducer\n" +
                       printed_text;
-    result->signal_note = "ctir-opt: error: a fatal signal stopped " + what +
-                          "\nctir-opt: note: reproducer written to " + quoted(path) +
+    result->signal_note = "ctir-opt: note: reproducer written to " + quoted(path) +
                           "; run it with: ctir-opt " + shell_word(path) + " --run-reproducer\n";
     return result;
   }
