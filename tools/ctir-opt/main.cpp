@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -227,12 +228,14 @@ int run(const std::vector<std::string_view>& args) {
     }
   }
 
-  // Last among the instruments: a verifier failing after a pass stops the round of hooks
-  // before this one sees the pass return, so the pass is still the one that failed.
+  // After the verifier: a verifier failing after a pass stops the round of hooks before
+  // this one sees the pass return, so the pass is still the one that failed. Before the
+  // timing instrument (the last one), so that printing the module is not timed as the pass.
   std::optional<ReproducerInstrument> reproducer;
   if (options.reproducer && pipeline) {
     reproducer.emplace(*options.reproducer, *pipeline, reproducer_flags(options));
-    setup.options.instruments.emplace_back(*reproducer);
+    std::vector<ctir::Instrument>& instruments = setup.options.instruments;
+    instruments.insert(setup.timing ? instruments.end() - 1 : instruments.end(), *reproducer);
   }
 
   install_pass_error_printer();
