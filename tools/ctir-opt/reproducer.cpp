@@ -316,6 +316,11 @@ struct ReproducerInstrument::State {
       line += " " + shell_word(flag);
     }
     line += " -p " + shell_word(pipeline_text);
+    if (line.find_first_of("\r\n") != std::string::npos) {
+      result->missing = "an option or the pipeline holds a line break, which the reproducer "
+                        "line cannot hold";
+      return result;
+    }
     result->content = line + "\n# The module before " + what +
                       " ran; run the pipeline above on it with: ctir-opt FILE "
                       "--run-reproducer\n" +
