@@ -7,6 +7,7 @@
 #         [-DSTDOUT=<golden> | -DSTDOUT_MATCH=<regex>] [-DSTDOUT_EMPTY=1]
 #         [-DSTDERR=<golden> | -DSTDERR_MATCH=<regex>] [-DSTDERR_EMPTY=1]
 #         [-DFILTER_TIMES=1] [-DCLEAN=<path|...>] [-DFILES=<actual|golden|...>]
+#         [-DABSENT=<path|...>]
 #         [-DCOMPARE_ARGS=<a|b|...> -DCOMPARE=same|different [-DCOMPARE_LINES=<regex>]]
 #         -P run_tool.cmake
 #
@@ -15,7 +16,9 @@
 # requires them to differ. With COMPARE_LINES only the lines matching the regex are
 # compared, and there must be some.
 #
-# ARGS, CLEAN, FILES and COMPARE_ARGS separate their items with '|' (a ';' would be split by
+# ABSENT names files the tool must not have written (remove them first with CLEAN).
+#
+# ARGS, CLEAN, FILES, ABSENT and COMPARE_ARGS separate their items with '|' (a ';' would be split by
 # add_test);
 # the item <empty> stands for an empty argument. FILTER_TIMES replaces the numbers of a
 # timing table in the standard error ("  1.234 ms" -> " <t> ms", " 12.5%" -> " <p>%") before
@@ -217,6 +220,13 @@ while(files)
   file(READ "${actual_path}" written)
   compare("file ${actual_path}" "${written}" "${golden_path}")
 endwhile()
+
+split_items(absent "${ABSENT}")
+foreach(path IN LISTS absent)
+  if(EXISTS "${path}")
+    string(APPEND failures "the tool wrote ${path}, which it must not write\n")
+  endif()
+endforeach()
 
 if(NOT failures STREQUAL "")
   # A plain message keeps the text as it is (FATAL_ERROR would rewrap it).
