@@ -828,6 +828,15 @@ TEST_CASE("operators, conditions and dimensions whose types the parser knows are
             .starts_with("model.ctir:2:13: error: cannot apply '-' to a bool"));
   CHECK(error_of("prim @f(%P: Tensor[(4), bool], %n: int64) {\n  %P[0] = true || %n;\n}\n")
             .starts_with("model.ctir:2:19: error: expected a bool operand of '||', found int64"));
+  CHECK(error_of("prim @f(%P: Tensor[(4), bool]) {\n  for %i in range(0, 4) {\n"
+                 "    %P[%i] = !%i;\n  }\n}\n")
+            .starts_with("model.ctir:3:15: error: expected a bool operand of '!', found int32"));
+  CHECK(error_of("prim @f(%P: Tensor[(4), bool]) {\n  %P[0] = !!-2.5f;\n}\n")
+            .starts_with("model.ctir:2:13: error: expected a bool operand of '!', found float32"));
+  CHECK(error_of("prim @f(%A: Tensor[(4), float32], %n: int64) {\n"
+                 "  %A[0] = select(%n + 1i64, 1f, 0f);\n}\n")
+            .starts_with("model.ctir:2:18: error: expected a bool condition of 'select', found "
+                         "int64"));
   CHECK(error_of("prim @f(%A: Tensor[(4), float32]) {\n  if (%A[0]) {\n  }\n}\n")
             .starts_with("model.ctir:2:7: error: expected a bool condition, found float32"));
   CHECK(error_of("prim @f[%n: bool](%A: Tensor[(%n), float32]) {\n}\n")
@@ -838,8 +847,10 @@ TEST_CASE("operators, conditions and dimensions whose types the parser knows are
                          "found float32"));
   // What is well typed, or not known to the parser (free variables), is accepted.
   CHECK(error_of("prim @f[%n: int64](%A: Tensor[(%n, 2), float32], %P: Tensor[(4), bool]) {\n"
-                 "  if (%A[0] > 0f && !%P[1]) {\n    %A[0] = - -%A[1];\n  }\n}\n") == "");
+                 "  if (%A[0] > 0f && !%P[1]) {\n    %A[0] = select(!!%P[2], - -%A[1], 0f);\n"
+                 "  }\n}\n") == "");
   CHECK_NOTHROW(parse_prim_expr("%a && -%b"));
+  CHECK_NOTHROW(parse_prim_expr("select(!%a, %b, 1)"));
   CHECK_NOTHROW(parse_type("Tensor[(%n), float32]"));
 }
 

@@ -298,6 +298,11 @@ CTIR_INLINE Expr ParseEngine::unary(Ctx ctx) {
       node->a = std::move(a);
       result = finish(std::move(node), op_token);
     } else {
+      // Only the innermost `!` can find a non-bool: every `!` makes a bool.
+      if (dtype && !dtype->is_bool()) {
+        fail_not_bool(k + 1 < ops.size() ? ops[k + 1] : operand_token, dtype->str(),
+                      "operand of '!'");
+      }
       Owned<NotNode> node = make_object<NotNode>();
       node->a = std::move(a);
       result = finish(std::move(node), op_token);
@@ -475,7 +480,11 @@ CTIR_INLINE Expr ParseEngine::select_expr(Ctx ctx) {
   const std::size_t start = advance();
   advance();
   Owned<SelectNode> node = make_object<SelectNode>();
+  const std::size_t cond_token = pos_;
   node->cond = scalar_operand(ctx);
+  if (const std::optional<DataType> dtype = known_dtype(node->cond); dtype && !dtype->is_bool()) {
+    fail_not_bool(cond_token, dtype->str(), "condition of 'select'");
+  }
   expect(Tok::comma);
   node->true_value = scalar_operand(ctx);
   expect(Tok::comma);
