@@ -864,6 +864,17 @@ TEST_CASE("the shape variable list of a prim must match the parameters") {
         "model.ctir:1:13: error: shape variable '%k' is not used by any parameter's type\n"
         "prim @f[%n, %k](%A: Tensor[(%n), float32]) {\n"
         "            ^");
+  // A variable used only inside a dimension expression is used, but no argument's shape
+  // gives it a value: its scalar parameter must.
+  CHECK(error_of("prim @f[%n, %m](%A: Tensor[(%n + %m), float32], %B: Tensor[(%n), float32]) "
+                 "{\n}\n")
+            .starts_with("model.ctir:1:13: error: shape variable '%m' is used only inside "
+                         "dimension expressions, which cannot define it"));
+  CHECK(reprint("prim @f[%n](%n: int32, %A: Tensor[(%n * 2), float32]) {\n}\n") ==
+        "prim @f(%n: int32, %A: Tensor[(%n * 2), float32]) {\n}\n");
+  CHECK(error_of("prim @f[%n](%n: int32) {\n}\n")
+            .starts_with("model.ctir:1:9: error: shape variable '%n' is not used by any "
+                         "parameter's type"));
   CHECK(error_of("prim @f(%k: int32, %A: Tensor[(%k), float32]) {\n}\n")
             .starts_with("model.ctir:1:6: error: '%k' sizes a parameter, so it is a shape "
                          "variable: list it after the function name, as in @f[%k]"));

@@ -225,6 +225,10 @@ private:
   /// `prim @name[%n, %m: int64](%A: T, ...) attributes {...} { stmts }`
   void prim_function();
 
+  /// Whether `var` occurs in a dimension of a tensor parameter of `function` (inside an
+  /// expression such as `%n * 2`: a bare dimension is a shape variable of shape_vars()).
+  static bool in_some_dimension(const PrimFuncNode& function, const VarNode* var);
+
   // ---- statements (parse_engine_stmt-inl.hpp) -------------------------------------------
 
   /// `{ stmts }`; `loop_var` (if any) is defined inside.
