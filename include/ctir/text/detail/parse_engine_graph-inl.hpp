@@ -247,7 +247,7 @@ CTIR_INLINE Expr ParseEngine::if_expr() {
   Owned<IfNode> node = make_object<IfNode>();
   const std::size_t cond_token = pos_;
   node->cond = expr(Ctx::graph);
-  check_condition(node->cond, cond_token);
+  check_bool(node->cond, cond_token, "condition");
   expect(Tok::rparen);
   node->then_branch = braced_body();
   expect_word("else");
