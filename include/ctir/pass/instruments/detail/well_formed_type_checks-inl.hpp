@@ -5,11 +5,13 @@
 #include <ctir/pass/instruments/detail/well_formed_checker.hpp>
 
 #include <ctir/core/error.hpp>
+#include <ctir/ir/builder.hpp> // known_dtype_of_node
 #include <ctir/ir/op_registry.hpp>
 #include <ctir/ir/type_str.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,6 +33,43 @@ CTIR_INLINE void Checker::check(const Object& node) {
   } else if (type == TensorLoadNode::type_index) {
     const auto& load = static_cast<const TensorLoadNode&>(node);
     check_access(node, "load from", load.source, load.indices.size());
+  } else {
+    check_dtypes(node, type);
+  }
+}
+
+CTIR_INLINE void Checker::check_dtypes(const Object& node, std::uint32_t type) {
+  if (type == NotNode::type_index) {
+    check_bool(node, static_cast<const NotNode&>(node).a, "the operand of '!'");
+  } else if (type == AndNode::type_index) {
+    const auto& binary = static_cast<const AndNode&>(node);
+    check_bool(node, binary.a, "an operand of '&&'");
+    check_bool(node, binary.b, "an operand of '&&'");
+  } else if (type == OrNode::type_index) {
+    const auto& binary = static_cast<const OrNode&>(node);
+    check_bool(node, binary.a, "an operand of '||'");
+    check_bool(node, binary.b, "an operand of '||'");
+  } else if (type == SelectNode::type_index) {
+    check_bool(node, static_cast<const SelectNode&>(node).cond, "the condition of select");
+  } else if (type == IfThenElseNode::type_index) {
+    check_bool(node, static_cast<const IfThenElseNode&>(node).cond, "the condition of if");
+  } else if (type == NegNode::type_index) {
+    const std::optional<DataType> dtype =
+        known_dtype_of_node(static_cast<const NegNode&>(node).a.get());
+    if (dtype && dtype->is_bool()) {
+      report(WellFormedDiagnostic::Kind::ill_typed, node,
+             "the operand of '-' must be an integer or a float, found bool (use '!' to negate "
+             "a bool)");
+    }
+  }
+}
+
+CTIR_INLINE void Checker::check_bool(const Object& node, const PrimExpr& operand,
+                                     std::string_view what) {
+  const std::optional<DataType> dtype = known_dtype_of_node(operand.get());
+  if (dtype && !dtype->is_bool()) {
+    report(WellFormedDiagnostic::Kind::ill_typed, node,
+           std::string(what) + " must be a bool, found " + dtype->str());
   }
 }
 
