@@ -246,7 +246,7 @@ TEST_CASE("a let whose value is not a function cannot refer to itself") {
                  "  let %c = multiply(%x, exp(%c));\n"
                  "  %c\n"
                  "}") == "model.ctir:2:29: error: undefined variable '%c' (a let's variable is "
-                         "defined after its value; only a function, `fn`, may refer to itself)\n"
+                         "defined after its value; only a function, 'fn', may refer to itself)\n"
                          "  let %c = multiply(%x, exp(%c));\n"
                          "                            ^");
   // A closure called or projected at once is not a function: its own name is an error.
@@ -254,7 +254,7 @@ TEST_CASE("a let whose value is not a function cannot refer to itself") {
                  "  let %t = fn () { (%t, %x) }.0;\n"
                  "  %t\n"
                  "}") == "model.ctir:2:21: error: '%t' is used in its own value, which is not a "
-                         "function (only a function, `fn`, may refer to itself; bind the closure "
+                         "function (only a function, 'fn', may refer to itself; bind the closure "
                          "with its own let first)\n"
                          "  let %t = fn () { (%t, %x) }.0;\n"
                          "                    ^");
@@ -723,6 +723,16 @@ TEST_CASE("syntax errors say what was expected and what was found") {
         "model.ctir:2:11: error: the literal '300i8' is out of range for int8\n"
         "  %A[0] = 300i8;\n"
         "          ^");
+  // An int32 literal too large for int32 but not for int64 says how to write the int64.
+  CHECK(error_of("prim @f(%A: Tensor[(4), int64]) {\n  %A[0] = -2147483649;\n}")
+            .starts_with("model.ctir:2:11: error: the literal '-2147483649' is out of range for "
+                         "int32 (an int64 literal takes the suffix i64: '-2147483649i64')\n"));
+  CHECK(error_of("prim @f(%A: Tensor[(4), int64]) {\n  %A[0] = 9223372036854775808;\n}")
+            .starts_with("model.ctir:2:11: error: the literal '9223372036854775808' is out of "
+                         "range for int32\n"));
+  CHECK(error_of("def @f() {\n  const([[1f], [2f, 3f]])\n}")
+            .starts_with("model.ctir:2:23: error: the rows of a constant must have equal "
+                         "lengths, but this row has 2 elements and the first has 1\n"));
 }
 
 TEST_CASE("undefined names, unknown operators and duplicates are errors at their use") {
@@ -754,7 +764,7 @@ TEST_CASE("undefined names, unknown operators and duplicates are errors at their
   CHECK(error_of("def @main(%x: Tensor[(4), float32]) {\n  call_dps @main(%x) -> Tensor[(4), "
                  "float32]\n}\n") ==
         "model.ctir:2:12: error: call_dps calls a tensor-level function, but '@main' is a "
-        "graph-level function (def)\n"
+        "graph-level function (def): call it directly, as in '@main(...)'\n"
         "  call_dps @main(%x) -> Tensor[(4), float32]\n"
         "           ^");
 }
@@ -875,7 +885,8 @@ TEST_CASE("the shape variable list of a prim must match the parameters") {
         "prim @f(%A: Tensor[(%n), float32]) {\n"
         "                    ^");
   CHECK(error_of("prim @f[%n, %k](%A: Tensor[(%n), float32]) {\n}\n") ==
-        "model.ctir:1:13: error: shape variable '%k' is not used by any parameter's type\n"
+        "model.ctir:1:13: error: shape variable '%k' is not used by any parameter's type: "
+        "remove it from the list, or use it as a dimension of a parameter\n"
         "prim @f[%n, %k](%A: Tensor[(%n), float32]) {\n"
         "            ^");
   // A variable used only inside a dimension expression is used, but no argument's shape

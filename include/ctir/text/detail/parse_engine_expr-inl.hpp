@@ -114,7 +114,9 @@ CTIR_INLINE PrimExpr ParseEngine::operand(const Expr& e, std::size_t token, std:
     return ref_of(prim);
   }
   fail_at(token, "the operands of '" + std::string(text_of(tokens_[op_token])) +
-                     "' must be scalar expressions, but this is " + kind_of(e));
+                     "' must be scalar expressions, but this is " + kind_of(e) +
+                     " (graph-level values are combined by operator calls, such as "
+                     "'add(%a, %b)')");
 }
 
 CTIR_INLINE std::optional<DataType> ParseEngine::known_dtype(const Expr& e) {

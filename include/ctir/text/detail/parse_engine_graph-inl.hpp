@@ -86,7 +86,7 @@ CTIR_INLINE ParseEngine::PendingLet ParseEngine::let_binding() {
       fail_at(binding->first_use,
               "'%" + std::string(name) +
                   "' is used in its own value, which is not a function (only a function, "
-                  "`fn`, may refer to itself; bind the closure with its own let first)");
+                  "'fn', may refer to itself; bind the closure with its own let first)");
     }
   } else {
     lets_in_progress_.pop_back();

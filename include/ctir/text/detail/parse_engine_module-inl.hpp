@@ -180,7 +180,7 @@ CTIR_INLINE Expr ParseEngine::use_local(std::size_t token) {
                "prim @f[%n](...))";
   }
   if (own_let) {
-    message += " (a let's variable is defined after its value; only a function, `fn`, may "
+    message += " (a let's variable is defined after its value; only a function, 'fn', may "
                "refer to itself)";
   }
   fail_at(token, message);
@@ -231,7 +231,8 @@ CTIR_INLINE void ParseEngine::resolve_globals() {
       report(info.first_use, std::move(text));
     } else if (info.first_dps != no_token && !info.is_prim) {
       report(info.first_dps, "call_dps calls a tensor-level function, but '@" + std::string(name) +
-                                 "' is a graph-level function (def)");
+                                 "' is a graph-level function (def): call it directly, as in '@" +
+                                 std::string(name) + "(...)'");
     }
   }
   if (worst != no_token) {
@@ -476,7 +477,9 @@ CTIR_INLINE void ParseEngine::prim_function() {
     const bool is_param =
         std::find(function->params.begin(), function->params.end(), var) != function->params.end();
     if (!in_some_dimension(*function, var.get())) {
-      fail_at(token, "shape variable '%" + var->name + "' is not used by any parameter's type");
+      fail_at(token, "shape variable '%" + var->name +
+                         "' is not used by any parameter's type: remove it from the list, or "
+                         "use it as a dimension of a parameter");
     }
     // A dimension such as `%n * 2` uses %n but cannot bind it from an argument's shape: only
     // a bare dimension or a scalar parameter of that name gives %n its value.
