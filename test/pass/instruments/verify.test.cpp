@@ -315,10 +315,10 @@ TEST_CASE("stores and loads must give one index per dimension of their tensor") 
                                  });
   REQUIRE(diagnostics.size() == 3);
   CHECK(diagnostics[0].message ==
-        "load from %A uses 2 indices, but %A has type Tensor[(%n), float32] of rank 1");
+        "load from '%A' uses 2 indices, but '%A' has type Tensor[(%n), float32] of rank 1");
   CHECK(diagnostics[1].message ==
-        "store into %B uses 1 index, but %B has type Tensor[(%n, %n), float32] of rank 2");
-  CHECK(diagnostics[2].message == "store into %s, which is not a tensor (its type is float32)");
+        "store into '%B' uses 1 index, but '%B' has type Tensor[(%n, %n), float32] of rank 2");
+  CHECK(diagnostics[2].message == "store into '%s', which is not a tensor (its type is float32)");
 }
 
 TEST_CASE("tensor-level operands of a fixed dtype are checked where their dtype is known") {
@@ -373,22 +373,22 @@ TEST_CASE("call_dps must call a PrimFunc of the module with one parameter more t
   };
   const auto missing = make(CallDps::make(GlobalVar::make("nope"), {x}, tensor({10})));
   REQUIRE(missing.size() == 1);
-  CHECK(missing[0].message == "call_dps of @nope, which is not a function of the module");
+  CHECK(missing[0].message == "call_dps of '@nope', which is not a function of the module");
   const auto graph = make(CallDps::make(GlobalVar::make("helper"), {x}, tensor({10})));
   REQUIRE(graph.size() == 1);
-  CHECK(contains(graph[0].message, "call_dps of @helper, which is a graph-level function, not a "
+  CHECK(contains(graph[0].message, "call_dps of '@helper', which is a graph-level function, not a "
                                    "PrimFunc"));
   const auto count = make(CallDps::make(GlobalVar::make("add_one"), {x, x}, tensor({10})));
   REQUIRE(count.size() == 1);
-  CHECK(count[0].message ==
-        "call_dps of @add_one passes 2 arguments and the output, but @add_one takes 2 parameters");
+  CHECK(count[0].message == "call_dps of '@add_one' passes 2 arguments and the output, but "
+                            "'@add_one' takes 2 parameters");
   const auto direct = make(Call::make(GlobalVar::make("add_one"), {x}));
   REQUIRE(direct.size() == 1);
   CHECK(contains(direct[0].message, "call it with call_dps"));
   CHECK(make(Call::make(GlobalVar::make("helper"), {x})).empty());
   const auto arguments = make(Call::make(GlobalVar::make("helper"), {x, x}));
   REQUIRE(arguments.size() == 1);
-  CHECK(arguments[0].message == "call of @helper gives 2 arguments, but it takes 1");
+  CHECK(arguments[0].message == "call of '@helper' gives 2 arguments, but it takes 1");
   CHECK(make(Call::make(GlobalVar::make("gone"), {x})).size() == 1);
 }
 

@@ -126,15 +126,15 @@ CTIR_INLINE void Checker::check_call(const CallNode& call) {
     const BaseFunc target = mod_.find(global->name);
     if (!target.defined()) {
       report(WellFormedDiagnostic::Kind::ill_typed, call,
-             "call of @" + global->name + ", which is not a function of the module");
+             "call of '@" + global->name + "', which is not a function of the module");
     } else if (target.as<PrimFuncNode>() != nullptr) {
       report(WellFormedDiagnostic::Kind::ill_typed, call,
-             "call of tensor-level function @" + global->name +
-                 " as a graph-level function (call it with call_dps)");
+             "call of tensor-level function '@" + global->name +
+                 "' as a graph-level function (call it with call_dps)");
     } else if (const auto* function = target.as<FunctionNode>()) {
       if (function->params.size() != call.args.size()) {
         report(WellFormedDiagnostic::Kind::ill_typed, call,
-               "call of @" + global->name + " gives " + std::to_string(call.args.size()) +
+               "call of '@" + global->name + "' gives " + std::to_string(call.args.size()) +
                    " arguments, but it takes " + std::to_string(function->params.size()));
       } else if (function->ret_type.defined()) {
         call_types_[&call] = function->ret_type;
@@ -151,21 +151,21 @@ CTIR_INLINE void Checker::check_call_dps(const CallDpsNode& call) {
   const BaseFunc target = mod_.find(name);
   if (!target.defined()) {
     report(WellFormedDiagnostic::Kind::ill_typed, call,
-           "call_dps of @" + name + ", which is not a function of the module");
+           "call_dps of '@" + name + "', which is not a function of the module");
     return;
   }
   const auto* prim = target.as<PrimFuncNode>();
   if (prim == nullptr) {
     report(WellFormedDiagnostic::Kind::ill_typed, call,
-           "call_dps of @" + name +
-               ", which is a graph-level function, not a PrimFunc (call_dps calls "
+           "call_dps of '@" + name +
+               "', which is a graph-level function, not a PrimFunc (call_dps calls "
                "tensor-level functions)");
     return;
   }
   if (prim->params.size() != call.args.size() + 1) {
     report(WellFormedDiagnostic::Kind::ill_typed, call,
-           "call_dps of @" + name + " passes " + std::to_string(call.args.size()) +
-               " arguments and the output, but @" + name + " takes " +
+           "call_dps of '@" + name + "' passes " + std::to_string(call.args.size()) +
+               " arguments and the output, but '@" + name + "' takes " +
                std::to_string(prim->params.size()) + " parameters");
   }
 }
@@ -175,7 +175,7 @@ CTIR_INLINE void Checker::check_access(const Object& node, std::string_view what
   if (!tensor.defined() || !tensor->ty.defined()) {
     return;
   }
-  const std::string name = "%" + tensor->name;
+  const std::string name = "'%" + tensor->name + "'";
   if (const auto* tensor_type = tensor->ty.as<TensorTypeNode>()) {
     if (tensor_type->ndim() != index_count) {
       report(WellFormedDiagnostic::Kind::ill_typed, node,
