@@ -596,7 +596,10 @@ TEST_CASE("parse_expr declares free variables or resolves them from a given scop
 
 TEST_CASE("parse_prim_expr and parse_type reject graph-level syntax") {
   CHECK_THROWS_WITH_AS(parse_prim_expr("exp(%x)"),
-                       "<input>:1:1: error: expected a scalar expression but found 'exp'\n"
+                       "<input>:1:1: error: expected a scalar expression but found 'exp', an "
+                       "operator on whole tensors (operators are called in graph-level "
+                       "functions, 'def'; tensor-level code computes element by element, as in "
+                       "'%A[%i] * 2f')\n"
                        "exp(%x)\n"
                        "^",
                        ParseError);
@@ -706,7 +709,9 @@ TEST_CASE("syntax errors say what was expected and what was found") {
         "  %x &\n"
         "     ^");
   CHECK(error_of("def @f(%x) {\n\tadd(%x, \"s)\n}") == "model.ctir:2:10: error: unterminated "
-                                                       "string\n"
+                                                       "string: the closing '\"' is missing (a "
+                                                       "string ends on the line where it "
+                                                       "starts)\n"
                                                        "\tadd(%x, \"s)\n"
                                                        "\t        ^");
   CHECK(error_of("def @f(%0x) {\n  %0x\n}") ==

@@ -382,6 +382,12 @@ CTIR_INLINE Expr ParseEngine::word_primary(Ctx ctx) {
     return cast_expr(ctx);
   }
   if (ctx == Ctx::prim) {
+    if (called && OpRegistry::global().find(word) != nullptr) {
+      fail(tok(), "expected a scalar expression but found " + describe(tok()) +
+                      ", an operator on whole tensors (operators are called in graph-level "
+                      "functions, 'def'; tensor-level code computes element by element, as in "
+                      "'%A[%i] * 2f')");
+    }
     fail_expected("a scalar expression");
   }
   if (word == "const" && called) {

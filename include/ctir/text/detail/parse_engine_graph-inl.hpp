@@ -250,7 +250,11 @@ CTIR_INLINE Expr ParseEngine::if_expr() {
   check_bool(node->cond, cond_token, "condition");
   expect(Tok::rparen);
   node->then_branch = braced_body();
-  expect_word("else");
+  if (!is_word(0, "else")) {
+    fail(tok(), "expected 'else' but found " + describe(tok()) +
+                    " (a graph-level 'if' is an expression: its value comes from either branch)");
+  }
+  advance();
   node->else_branch = braced_body();
   return finish(std::move(node), start);
 }
