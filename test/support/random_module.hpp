@@ -491,18 +491,18 @@ private:
     case 5: // `&&` and `||` take bools: other operands are compared with zero
       return chance(0.5) ? logical_and(truth(prim(depth - 1)), truth(prim(depth - 1)))
                          : logical_or(truth(prim(depth - 1)), truth(prim(depth - 1)));
-    case 6: { // `-` takes numbers: a bool is negated with `!`
+    case 6: { // `-` takes numbers: a bool is negated with `!`, which takes bools
       if (chance(0.5)) {
         PrimExpr a = prim(depth - 1);
         return dtype_of(a).is_bool() ? logical_not(std::move(a)) : PrimExpr(Neg::make(a));
       }
-      return logical_not(prim(depth - 1));
+      return logical_not(truth(prim(depth - 1)));
     }
     case 7:
       return chance(0.5) ? min(prim(depth - 1), prim(depth - 1))
                          : max(prim(depth - 1), prim(depth - 1));
     case 8:
-      return select(prim(depth - 1), prim(depth - 1), prim(depth - 1));
+      return select(truth(prim(depth - 1)), prim(depth - 1), prim(depth - 1));
     case 9:
       return cast(scalar_dtype(), prim(depth - 1));
     default: { // a load

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,14 +28,37 @@ namespace {
 /// The parsed module printed back.
 std::string reprint(const std::string& text) { return print(parse_module(text)); }
 
-/// The message of the ParseError that parsing `text` throws ("" if none).
-std::string error_of(const std::string& text, const std::string& file = "model.ctir") {
+/// The ParseError that parsing `text` throws (none if it parses).
+std::optional<ParseError> parse_error_of(const std::string& text,
+                                         const std::string& file = "model.ctir") {
   try {
     (void)parse_module(text, file);
   } catch (const ParseError& error) {
-    return error.what();
+    return error;
   }
-  return "";
+  return std::nullopt;
+}
+
+/// The message of the ParseError that parsing `text` throws ("" if none).
+std::string error_of(const std::string& text, const std::string& file = "model.ctir") {
+  const std::optional<ParseError> error = parse_error_of(text, file);
+  return error ? error->what() : "";
+}
+
+/// `text` parsed, after checking that it prints back exactly (it is in canonical form).
+IRModule parse_canonical(const std::string& text) {
+  IRModule module = parse_module(text);
+  CHECK(print(module) == text);
+  return module;
+}
+
+/// Function `@name` of `module` as a T (FunctionNode or PrimFuncNode); the test stops if
+/// it is missing or of the other kind.
+template <class T>
+const T* function_of(const IRModule& module, std::string_view name) {
+  const T* function = module.lookup(name).template as<T>();
+  REQUIRE(function != nullptr);
+  return function;
 }
 
 std::string repeat(std::string_view piece, std::size_t count) {
@@ -79,7 +103,7 @@ TEST_CASE("the graph-level example of TEXT_FORMAT.md parses into the IR it descr
   Function expected = Function::make({x, y}, Let::make(z, product, z), t, {}, "main");
   CHECK(structural_equal(module.lookup("main"), BaseFunc(expected)));
 
-  const auto* function = module.lookup("main").as<FunctionNode>();
+  const auto* function = function_of<FunctionNode>(module, "main");
   REQUIRE(function != nullptr);
   const auto* let = function->body.as<LetNode>();
   REQUIRE(let != nullptr);
@@ -100,7 +124,7 @@ TEST_CASE("the tensor-level example of TEXT_FORMAT.md parses into seed 003's add
       For::make(i, 0, n, TensorStore::make(B, {i}, TensorLoad::make(A, {i}) + 1.0f)));
   CHECK(structural_equal(module.lookup("add_one"), BaseFunc(expected)));
   // The shape variable is one variable: the one both parameter types mention.
-  const auto* prim = module.lookup("add_one").as<PrimFuncNode>();
+  const auto* prim = function_of<PrimFuncNode>(module, "add_one");
   REQUIRE(prim != nullptr);
   REQUIRE(prim->shape_vars().size() == 1);
   CHECK(prim->params[0]->ty.as<TensorTypeNode>()->shape[0].same_as(
@@ -193,9 +217,8 @@ TEST_CASE("a closure bound by a let is called through its variable") {
                            "  };\n"
                            "  %f(%b)\n"
                            "}\n";
-  const IRModule module = parse_module(text);
-  CHECK(print(module) == text);
-  const auto* let = module.lookup("g").as<FunctionNode>()->body.as<LetNode>();
+  const IRModule module = parse_canonical(text);
+  const auto* let = function_of<FunctionNode>(module, "g")->body.as<LetNode>();
   REQUIRE(let != nullptr);
   CHECK(let->value.is<FunctionNode>());
   const auto* call_node = let->body.as<CallNode>();
@@ -210,9 +233,8 @@ TEST_CASE("a closure bound by a let may call itself") {
                            "  };\n"
                            "  %f(%b)\n"
                            "}\n";
-  const IRModule module = parse_module(text);
-  CHECK(print(module) == text);
-  const auto* let = module.lookup("g").as<FunctionNode>()->body.as<LetNode>();
+  const IRModule module = parse_canonical(text);
+  const auto* let = function_of<FunctionNode>(module, "g")->body.as<LetNode>();
   REQUIRE(let != nullptr);
   const auto* inner = let->value.as<FunctionNode>()->body.as<CallNode>();
   REQUIRE(inner != nullptr);
@@ -224,7 +246,7 @@ TEST_CASE("a let whose value is not a function cannot refer to itself") {
                  "  let %c = multiply(%x, exp(%c));\n"
                  "  %c\n"
                  "}") == "model.ctir:2:29: error: undefined variable '%c' (a let's variable is "
-                         "defined after its value; only a function, `fn`, may refer to itself)\n"
+                         "defined after its value; only a function, 'fn', may refer to itself)\n"
                          "  let %c = multiply(%x, exp(%c));\n"
                          "                            ^");
   // A closure called or projected at once is not a function: its own name is an error.
@@ -232,7 +254,7 @@ TEST_CASE("a let whose value is not a function cannot refer to itself") {
                  "  let %t = fn () { (%t, %x) }.0;\n"
                  "  %t\n"
                  "}") == "model.ctir:2:21: error: '%t' is used in its own value, which is not a "
-                         "function (only a function, `fn`, may refer to itself; bind the closure "
+                         "function (only a function, 'fn', may refer to itself; bind the closure "
                          "with its own let first)\n"
                          "  let %t = fn () { (%t, %x) }.0;\n"
                          "                    ^");
@@ -246,7 +268,7 @@ TEST_CASE("a let that shadows a name sees the outer definition in its value") {
                                        "  };\n"
                                        "  %0\n"
                                        "}");
-  const auto* f = module.lookup("f").as<FunctionNode>();
+  const auto* f = function_of<FunctionNode>(module, "f");
   const auto* let = f->body.as<LetNode>();
   REQUIRE(let != nullptr);
   CHECK(let->value.as<CallNode>()->args[0].same_as(f->params[0]));
@@ -281,9 +303,8 @@ TEST_CASE("the statements of TEXT_FORMAT.md parse and print back") {
                            "    %B[%v, %i] = 1f;\n"
                            "  }\n"
                            "}\n";
-  const IRModule module = parse_module(text);
-  CHECK(print(module) == text);
-  const auto* prim = module.lookup("s").as<PrimFuncNode>();
+  const IRModule module = parse_canonical(text);
+  const auto* prim = function_of<PrimFuncNode>(module, "s");
   REQUIRE(prim != nullptr);
   REQUIRE(prim->body->seq.size() == 8);
   CHECK(prim->body->seq[0].is<BindNode>());
@@ -363,18 +384,15 @@ TEST_CASE("the error example of TEXT_FORMAT.md is reported exactly as shown") {
   CHECK(error_of(text) == "model.ctir:2:18: error: expected ')' but found ';'\n"
                           "  %0 = add(%x, %y;\n"
                           "                 ^");
-  try {
-    (void)parse_module(text, "model.ctir");
-    FAIL("expected a ParseError");
-  } catch (const ParseError& error) {
-    CHECK(error.file() == "model.ctir");
-    CHECK(error.line() == 2);
-    CHECK(error.column() == 18);
-    CHECK(error.message() == "expected ')' but found ';'");
-    CHECK(error.source_line() == "  %0 = add(%x, %y;");
-    const Error& base = error; // a ctir::Error like every error of ctir
-    CHECK(std::string(base.what()).starts_with("model.ctir:2:18"));
-  }
+  const std::optional<ParseError> error = parse_error_of(text);
+  REQUIRE(error);
+  CHECK(error->file() == "model.ctir");
+  CHECK(error->line() == 2);
+  CHECK(error->column() == 18);
+  CHECK(error->message() == "expected ')' but found ';'");
+  CHECK(error->source_line() == "  %0 = add(%x, %y;");
+  const Error& base = *error; // a ctir::Error like every error of ctir
+  CHECK(std::string(base.what()).starts_with("model.ctir:2:18"));
 }
 
 // ---- what the text means ----------------------------------------------------------------
@@ -404,9 +422,8 @@ TEST_CASE("temporaries are visible in nested blocks and invisible outside them")
                            "    negative(%0)\n"
                            "  }\n"
                            "}\n";
-  const IRModule module = parse_module(text);
-  CHECK(print(module) == text);
-  const auto* branch = module.lookup("f").as<FunctionNode>()->body.as<IfNode>();
+  const IRModule module = parse_canonical(text);
+  const auto* branch = function_of<FunctionNode>(module, "f")->body.as<IfNode>();
   REQUIRE(branch != nullptr);
   CHECK(branch->then_branch.as<CallNode>()->args[0].same_as(
       branch->else_branch.as<CallNode>()->args[0]));
@@ -442,9 +459,8 @@ TEST_CASE("functions may call functions defined later in the module") {
                            "def @helper(%y: Tensor[(2), float32]) {\n"
                            "  exp(%y)\n"
                            "}\n";
-  const IRModule module = parse_module(text);
-  CHECK(print(module) == text);
-  const auto* call_node = module.lookup("main").as<FunctionNode>()->body.as<CallNode>();
+  const IRModule module = parse_canonical(text);
+  const auto* call_node = function_of<FunctionNode>(module, "main")->body.as<CallNode>();
   REQUIRE(call_node != nullptr);
   // The call names the module's own global.
   CHECK(call_node->op.same_as(module.global_var("helper")));
@@ -457,9 +473,8 @@ TEST_CASE("shape variables of a prim are defined by its parameters' types") {
       "  alloc %T: Tensor[(%n), float32];\n"
       "  %B[0] = %s;\n"
       "}\n";
-  const IRModule module = parse_module(text);
-  CHECK(print(module) == text);
-  const auto* prim = module.lookup("f").as<PrimFuncNode>();
+  const IRModule module = parse_canonical(text);
+  const auto* prim = function_of<PrimFuncNode>(module, "f");
   const std::vector<Var> shape = prim->shape_vars();
   REQUIRE(shape.size() == 2);
   CHECK(shape[0]->ty.as<PrimTypeNode>()->dtype == DataType::int64());
@@ -467,7 +482,7 @@ TEST_CASE("shape variables of a prim are defined by its parameters' types") {
   // A parameter that is also a shape variable is that variable.
   const IRModule both = parse_module(
       "prim @g[%n](%n: int32, %A: Tensor[(%n), float32]) {\n  %A[0] = cast<float32>(%n);\n}\n");
-  const auto* g = both.lookup("g").as<PrimFuncNode>();
+  const auto* g = function_of<PrimFuncNode>(both, "g");
   CHECK(g->params[0].same_as(g->params[1]->ty.as<TensorTypeNode>()->shape[0]));
   CHECK(print(both) ==
         "prim @g[%n](%n: int32, %A: Tensor[(%n), float32]) {\n  %A[0] = cast<float32>(%n);\n}\n");
@@ -477,9 +492,8 @@ TEST_CASE("a graph-level parameter type defines the dimension variables it menti
   const std::string text = "def @f(%x: Tensor[(%n), float32]) -> Tensor[(%n * 2), float32] {\n"
                            "  concatenate(%x, %x)\n"
                            "}\n";
-  const IRModule module = parse_module(text);
-  CHECK(print(module) == text);
-  const auto* f = module.lookup("f").as<FunctionNode>();
+  const IRModule module = parse_canonical(text);
+  const auto* f = function_of<FunctionNode>(module, "f");
   CHECK(f->ret_type.as<TensorTypeNode>()->shape[0].as<MulNode>()->a.same_as(
       f->params[0]->ty.as<TensorTypeNode>()->shape[0]));
 }
@@ -492,7 +506,7 @@ TEST_CASE("loop and let variables take the dtypes of their values") {
                                        "    let %b = %w < 3;\n"
                                        "  }\n"
                                        "}\n");
-  const auto* loop = module.lookup("f").as<PrimFuncNode>()->body->seq[0].as<ForNode>();
+  const auto* loop = function_of<PrimFuncNode>(module, "f")->body->seq[0].as<ForNode>();
   REQUIRE(loop != nullptr);
   CHECK(loop->var->ty.as<PrimTypeNode>()->dtype == DataType::int64());
   CHECK(loop->body->seq[0].as<BindNode>()->var->ty.as<PrimTypeNode>()->dtype == DataType::int64());
@@ -582,7 +596,10 @@ TEST_CASE("parse_expr declares free variables or resolves them from a given scop
 
 TEST_CASE("parse_prim_expr and parse_type reject graph-level syntax") {
   CHECK_THROWS_WITH_AS(parse_prim_expr("exp(%x)"),
-                       "<input>:1:1: error: expected a scalar expression but found 'exp'\n"
+                       "<input>:1:1: error: expected a scalar expression but found 'exp', an "
+                       "operator on whole tensors (operators are called in graph-level "
+                       "functions, 'def'; tensor-level code computes element by element, as in "
+                       "'%A[%i] * 2f')\n"
                        "exp(%x)\n"
                        "^",
                        ParseError);
@@ -601,7 +618,7 @@ TEST_CASE("parse_prim_expr and parse_type reject graph-level syntax") {
 TEST_CASE("parsed nodes carry the file, line and column they come from") {
   const IRModule module =
       parse_module(std::string(main_example) + "\n" + add_one_example, "model.ctir");
-  const auto* main = module.lookup("main").as<FunctionNode>();
+  const auto* main = function_of<FunctionNode>(module, "main");
   CHECK(main->span.line == 1);
   CHECK(main->span.column == 1);
   CHECK(main->span.end_line == 5);
@@ -624,7 +641,7 @@ TEST_CASE("parsed nodes carry the file, line and column they come from") {
   CHECK(product->args[1]->span.column == 50);
   CHECK(main->params[1]->span.column == 40); // a variable at its definition
 
-  const auto* prim = module.lookup("add_one").as<PrimFuncNode>();
+  const auto* prim = function_of<PrimFuncNode>(module, "add_one");
   CHECK(prim->span.line == 7);
   const auto* loop = prim->body->seq[0].as<ForNode>();
   CHECK(loop->span.line == 8);
@@ -647,7 +664,7 @@ TEST_CASE("spans point into the line of each node for a later error report") {
                            "      (%0, %x).1)\n"
                            "}\n";
   const IRModule module = parse_module(text, "f.ctir");
-  const auto* sum = module.lookup("f").as<FunctionNode>()->body.as<CallNode>();
+  const auto* sum = function_of<FunctionNode>(module, "f")->body.as<CallNode>();
   const Span& span = sum->args[1]->span;
   CHECK(span.line == 4);
   CHECK(span.column == 7);
@@ -692,7 +709,9 @@ TEST_CASE("syntax errors say what was expected and what was found") {
         "  %x &\n"
         "     ^");
   CHECK(error_of("def @f(%x) {\n\tadd(%x, \"s)\n}") == "model.ctir:2:10: error: unterminated "
-                                                       "string\n"
+                                                       "string: the closing '\"' is missing (a "
+                                                       "string ends on the line where it "
+                                                       "starts)\n"
                                                        "\tadd(%x, \"s)\n"
                                                        "\t        ^");
   CHECK(error_of("def @f(%0x) {\n  %0x\n}") ==
@@ -709,6 +728,16 @@ TEST_CASE("syntax errors say what was expected and what was found") {
         "model.ctir:2:11: error: the literal '300i8' is out of range for int8\n"
         "  %A[0] = 300i8;\n"
         "          ^");
+  // An int32 literal too large for int32 but not for int64 says how to write the int64.
+  CHECK(error_of("prim @f(%A: Tensor[(4), int64]) {\n  %A[0] = -2147483649;\n}")
+            .starts_with("model.ctir:2:11: error: the literal '-2147483649' is out of range for "
+                         "int32 (an int64 literal takes the suffix i64: '-2147483649i64')\n"));
+  CHECK(error_of("prim @f(%A: Tensor[(4), int64]) {\n  %A[0] = 9223372036854775808;\n}")
+            .starts_with("model.ctir:2:11: error: the literal '9223372036854775808' is out of "
+                         "range for int32\n"));
+  CHECK(error_of("def @f() {\n  const([[1f], [2f, 3f]])\n}")
+            .starts_with("model.ctir:2:23: error: the rows of a constant must have equal "
+                         "lengths, but this row has 2 elements and the first has 1\n"));
 }
 
 TEST_CASE("undefined names, unknown operators and duplicates are errors at their use") {
@@ -740,7 +769,7 @@ TEST_CASE("undefined names, unknown operators and duplicates are errors at their
   CHECK(error_of("def @main(%x: Tensor[(4), float32]) {\n  call_dps @main(%x) -> Tensor[(4), "
                  "float32]\n}\n") ==
         "model.ctir:2:12: error: call_dps calls a tensor-level function, but '@main' is a "
-        "graph-level function (def)\n"
+        "graph-level function (def): call it directly, as in '@main(...)'\n"
         "  call_dps @main(%x) -> Tensor[(4), float32]\n"
         "           ^");
 }
@@ -828,6 +857,15 @@ TEST_CASE("operators, conditions and dimensions whose types the parser knows are
             .starts_with("model.ctir:2:13: error: cannot apply '-' to a bool"));
   CHECK(error_of("prim @f(%P: Tensor[(4), bool], %n: int64) {\n  %P[0] = true || %n;\n}\n")
             .starts_with("model.ctir:2:19: error: expected a bool operand of '||', found int64"));
+  CHECK(error_of("prim @f(%P: Tensor[(4), bool]) {\n  for %i in range(0, 4) {\n"
+                 "    %P[%i] = !%i;\n  }\n}\n")
+            .starts_with("model.ctir:3:15: error: expected a bool operand of '!', found int32"));
+  CHECK(error_of("prim @f(%P: Tensor[(4), bool]) {\n  %P[0] = !!-2.5f;\n}\n")
+            .starts_with("model.ctir:2:13: error: expected a bool operand of '!', found float32"));
+  CHECK(error_of("prim @f(%A: Tensor[(4), float32], %n: int64) {\n"
+                 "  %A[0] = select(%n + 1i64, 1f, 0f);\n}\n")
+            .starts_with("model.ctir:2:18: error: expected a bool condition of 'select', found "
+                         "int64"));
   CHECK(error_of("prim @f(%A: Tensor[(4), float32]) {\n  if (%A[0]) {\n  }\n}\n")
             .starts_with("model.ctir:2:7: error: expected a bool condition, found float32"));
   CHECK(error_of("prim @f[%n: bool](%A: Tensor[(%n), float32]) {\n}\n")
@@ -838,8 +876,10 @@ TEST_CASE("operators, conditions and dimensions whose types the parser knows are
                          "found float32"));
   // What is well typed, or not known to the parser (free variables), is accepted.
   CHECK(error_of("prim @f[%n: int64](%A: Tensor[(%n, 2), float32], %P: Tensor[(4), bool]) {\n"
-                 "  if (%A[0] > 0f && !%P[1]) {\n    %A[0] = - -%A[1];\n  }\n}\n") == "");
+                 "  if (%A[0] > 0f && !%P[1]) {\n    %A[0] = select(!!%P[2], - -%A[1], 0f);\n"
+                 "  }\n}\n") == "");
   CHECK_NOTHROW(parse_prim_expr("%a && -%b"));
+  CHECK_NOTHROW(parse_prim_expr("select(!%a, %b, 1)"));
   CHECK_NOTHROW(parse_type("Tensor[(%n), float32]"));
 }
 
@@ -850,9 +890,21 @@ TEST_CASE("the shape variable list of a prim must match the parameters") {
         "prim @f(%A: Tensor[(%n), float32]) {\n"
         "                    ^");
   CHECK(error_of("prim @f[%n, %k](%A: Tensor[(%n), float32]) {\n}\n") ==
-        "model.ctir:1:13: error: shape variable '%k' is not used by any parameter's type\n"
+        "model.ctir:1:13: error: shape variable '%k' is not used by any parameter's type: "
+        "remove it from the list, or use it as a dimension of a parameter\n"
         "prim @f[%n, %k](%A: Tensor[(%n), float32]) {\n"
         "            ^");
+  // A variable used only inside a dimension expression is used, but no argument's shape
+  // gives it a value: its scalar parameter must.
+  CHECK(error_of("prim @f[%n, %m](%A: Tensor[(%n + %m), float32], %B: Tensor[(%n), float32]) "
+                 "{\n}\n")
+            .starts_with("model.ctir:1:13: error: shape variable '%m' is used only inside "
+                         "dimension expressions, which cannot define it"));
+  CHECK(reprint("prim @f[%n](%n: int32, %A: Tensor[(%n * 2), float32]) {\n}\n") ==
+        "prim @f(%n: int32, %A: Tensor[(%n * 2), float32]) {\n}\n");
+  CHECK(error_of("prim @f[%n](%n: int32) {\n}\n")
+            .starts_with("model.ctir:1:9: error: shape variable '%n' is not used by any "
+                         "parameter's type"));
   CHECK(error_of("prim @f(%k: int32, %A: Tensor[(%k), float32]) {\n}\n")
             .starts_with("model.ctir:1:6: error: '%k' sizes a parameter, so it is a shape "
                          "variable: list it after the function name, as in @f[%k]"));
@@ -876,7 +928,7 @@ TEST_CASE("a byte-order mark at the start is skipped and columns count from afte
   const std::string text = "def @f(%x: Tensor[(2), float32]) {\n  exp(%x)\n}\n";
   const IRModule with_mark = parse_module("\xEF\xBB\xBF" + text);
   CHECK(structural_equal(with_mark, parse_module(text)));
-  CHECK(with_mark.lookup("f").as<FunctionNode>()->params[0]->span.column == 8);
+  CHECK(function_of<FunctionNode>(with_mark, "f")->params[0]->span.column == 8);
   CHECK(error_of("\xEF\xBB\xBF"
                  "def @f(%x) {\n  %x ;\n}") == "model.ctir:2:6: error: expected '}' but found ';'\n"
                                                "  %x ;\n"
@@ -892,15 +944,12 @@ TEST_CASE("a NUL byte is an error at its line and column and does not cut the re
                                "is this a binary file?)\n"
                                "  %x<U+0000> # after\n"
                                "    ^";
-  try {
-    (void)parse_module(text, "model.ctir");
-    FAIL("expected a ParseError");
-  } catch (const ParseError& error) {
-    // The whole report is readable as a C string: no NUL inside it.
-    CHECK(std::string(error.what()) == expected);
-    CHECK(error.line() == 2);
-    CHECK(error.column() == 5);
-  }
+  const std::optional<ParseError> error = parse_error_of(text);
+  REQUIRE(error);
+  // The whole report is readable as a C string: no NUL inside it.
+  CHECK(std::string(error->what()) == expected);
+  CHECK(error->line() == 2);
+  CHECK(error->column() == 5);
   // Also inside a string, and at the very end of the input.
   CHECK(error_of("def @f(%x) attributes {note = \"a\0b\"} {\n  %x\n}"s)
             .starts_with("model.ctir:1:33: error: unexpected NUL byte"));

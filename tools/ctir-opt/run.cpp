@@ -11,6 +11,7 @@
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>
 #include <ctir/ir/type_str.hpp>
+#include <ctir/text/detail/lexer.hpp> // skip_byte_order_mark
 #include <ctir/text/diagnostic.hpp>
 #include <ctir/text/printer.hpp>
 
@@ -42,6 +43,9 @@ std::string describe_param(const ctir::Var& param) {
 
 /// Line `line` (1-based) of `text`, without its newline; nullopt past the end.
 std::optional<std::string_view> line_of(std::string_view text, std::uint32_t line) {
+  // The parser skips a leading byte-order mark, so its columns count from after it: shown
+  // with the line, the mark would push the caret one place right.
+  text = ctir::detail::skip_byte_order_mark(text);
   std::size_t begin = 0;
   for (std::uint32_t k = 1; k < line; ++k) {
     const std::size_t newline = text.find('\n', begin);

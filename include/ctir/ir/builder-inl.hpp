@@ -8,7 +8,7 @@ namespace ctir {
 
 namespace detail {
 
-CTIR_INLINE DataType dtype_of_node(const PrimExprNode* node) {
+CTIR_INLINE std::optional<DataType> known_dtype_of_node(const PrimExprNode* node) {
   while (node != nullptr) {
     switch (node->dynamic_type_index()) {
     case IntImmNode::type_index:
@@ -23,7 +23,7 @@ CTIR_INLINE DataType dtype_of_node(const PrimExprNode* node) {
       if (const auto* tensor = ty.as<TensorTypeNode>()) {
         return tensor->dtype;
       }
-      return DataType::int32();
+      return std::nullopt; // not yet typed (a free variable of parse_prim_expr), or a tuple
     }
     case CastNode::type_index:
       return static_cast<const CastNode*>(node)->dtype;
@@ -46,8 +46,30 @@ CTIR_INLINE DataType dtype_of_node(const PrimExprNode* node) {
     case SelectNode::type_index:
       node = static_cast<const SelectNode*>(node)->true_value.get();
       continue;
+    // The arithmetic nodes directly, for speed: the default below finds them too.
+    case AddNode::type_index:
+      node = static_cast<const AddNode*>(node)->a.get();
+      continue;
+    case SubNode::type_index:
+      node = static_cast<const SubNode*>(node)->a.get();
+      continue;
+    case MulNode::type_index:
+      node = static_cast<const MulNode*>(node)->a.get();
+      continue;
+    case DivNode::type_index:
+      node = static_cast<const DivNode*>(node)->a.get();
+      continue;
+    case ModNode::type_index:
+      node = static_cast<const ModNode*>(node)->a.get();
+      continue;
+    case MinNode::type_index:
+      node = static_cast<const MinNode*>(node)->a.get();
+      continue;
+    case MaxNode::type_index:
+      node = static_cast<const MaxNode*>(node)->a.get();
+      continue;
     default: {
-      // The arithmetic binary nodes (and run-time types with an `a` field): the left operand.
+      // Run-time node types with an `a` field: the left operand.
       const PrimExprNode* next = nullptr;
       for (const FieldInfo& field : node->type_info().fields) {
         if (field.name == "a" && field.kind == FieldKind::node) {
@@ -56,13 +78,17 @@ CTIR_INLINE DataType dtype_of_node(const PrimExprNode* node) {
         }
       }
       if (next == nullptr) {
-        return DataType::int32();
+        return std::nullopt;
       }
       node = next;
     }
     }
   }
-  return DataType::int32();
+  return std::nullopt;
+}
+
+CTIR_INLINE DataType dtype_of_node(const PrimExprNode* node) {
+  return known_dtype_of_node(node).value_or(DataType::int32());
 }
 
 } // namespace detail

@@ -7,6 +7,7 @@
 #include <ctir/ir/tensor/stmt.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -16,8 +17,14 @@ namespace ctir {
 
 namespace detail {
 
-/// The dtype rules of ctir::dtype_of on a raw node (int32 for null), followed in a loop
-/// so that a deep expression costs no stack; shared by the printer and the parser.
+/// The dtype rules of ctir::dtype_of on a raw node, followed in a loop so that a deep
+/// expression costs no stack; nullopt where the rules have no answer (a null node, a
+/// variable whose type is neither a scalar nor a tensor, a node without a left operand).
+/// The parser checks only the types it knows this way.
+std::optional<DataType> known_dtype_of_node(const PrimExprNode* node);
+
+/// known_dtype_of_node with int32 where it has no answer; shared by the printer and the
+/// parser.
 DataType dtype_of_node(const PrimExprNode* node);
 
 } // namespace detail

@@ -31,9 +31,10 @@ CTIR_INLINE std::vector<TextRange> PrintedText::ranges_of(const Object* node) co
 
 CTIR_INLINE std::string PrintedText::underline(const Object* node, std::size_t context) const {
   const std::optional<TextRange> range = range_of(node);
-  if (!range) {
-    return {};
-  }
+  return range ? underline(*range, context) : std::string();
+}
+
+CTIR_INLINE std::string PrintedText::underline(TextRange range, std::size_t context) const {
   const std::string& t = text_;
   auto line_start = [&](std::size_t pos) {
     const std::size_t newline = pos == 0 ? std::string::npos : t.rfind('\n', pos - 1);
@@ -43,8 +44,8 @@ CTIR_INLINE std::string PrintedText::underline(const Object* node, std::size_t c
     const std::size_t newline = t.find('\n', pos);
     return newline == std::string::npos ? t.size() : newline;
   };
-  const std::size_t last_char = range->end > range->begin ? range->end - 1 : range->begin;
-  std::size_t start = line_start(range->begin);
+  const std::size_t last_char = range.end > range.begin ? range.end - 1 : range.begin;
+  std::size_t start = line_start(range.begin);
   for (std::size_t k = 0; k < context && start > 0; ++k) {
     start = line_start(start - 1);
   }
@@ -60,14 +61,14 @@ CTIR_INLINE std::string PrintedText::underline(const Object* node, std::size_t c
     out += '\n';
     // Underline the part of this line inside the range; a line that starts inside
     // the range is underlined from its first non-blank character.
-    std::size_t from = std::max(begin, range->begin);
-    if (from > range->begin) {
+    std::size_t from = std::max(begin, range.begin);
+    if (from > range.begin) {
       while (from < end && t[from] == ' ') {
         ++from;
       }
     }
-    const std::size_t to = std::min(end, range->end);
-    if (from < to || (range->begin == range->end && begin <= range->begin && range->begin <= end)) {
+    const std::size_t to = std::min(end, range.end);
+    if (from < to || (range.begin == range.end && begin <= range.begin && range.begin <= end)) {
       out.append(from - begin, ' ');
       out.append(std::max<std::size_t>(to - std::min(from, to), 1), '^');
       out += '\n';

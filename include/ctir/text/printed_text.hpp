@@ -73,6 +73,10 @@ public:
     return underline(static_cast<const Object*>(node.get()), context);
   }
 
+  /// The same for one range of the text, such as one of ranges_of(node) (a variable at a
+  /// use rather than at its definition).
+  std::string underline(TextRange range, std::size_t context = 2) const;
+
 private:
   friend class detail::Printer;
   struct Record {

@@ -315,10 +315,50 @@ TEST_CASE("stores and loads must give one index per dimension of their tensor") 
                                  });
   REQUIRE(diagnostics.size() == 3);
   CHECK(diagnostics[0].message ==
-        "load from %A uses 2 indices, but %A has type Tensor[(%n), float32] of rank 1");
+        "load from '%A' uses 2 indices, but '%A' has type Tensor[(%n), float32] of rank 1");
   CHECK(diagnostics[1].message ==
-        "store into %B uses 1 index, but %B has type Tensor[(%n, %n), float32] of rank 2");
-  CHECK(diagnostics[2].message == "store into %s, which is not a tensor (its type is float32)");
+        "store into '%B' uses 1 index, but '%B' has type Tensor[(%n, %n), float32] of rank 2");
+  CHECK(diagnostics[2].message == "store into '%s', which is not a tensor (its type is float32)");
+}
+
+TEST_CASE("tensor-level operands of a fixed dtype are checked where their dtype is known") {
+  auto A = Var::make("A", tensor({4}));
+  auto P = Var::make("P", tensor({4}, DataType::boolean()));
+  auto i = Var::make("i", DataType::int32());
+  const PrimExpr a = TensorLoad::make(A, {i});
+  const PrimExpr p = TensorLoad::make(P, {i});
+  auto body =
+      For::make(i, 0, 4,
+                SeqStmt::make({TensorStore::make(P, {i}, Not::make(i)),
+                               TensorStore::make(A, {i}, Select::make(i + 1, a, a)),
+                               TensorStore::make(P, {i}, Ref<AndNode>::make(p, a)),
+                               TensorStore::make(P, {i}, Ref<OrNode>::make(IntImm::make(1), p)),
+                               TensorStore::make(P, {i}, Neg::make(p)),
+                               IfThenElse::make(a, SeqStmt::make({}))}));
+  const auto diagnostics = verify_well_formed(module_of(PrimFunc::make("f", {A, P}, body)));
+  const std::string at = "<root>.functions[0].body.seq[0].body.seq";
+  CHECK(paths_of(diagnostics) == std::vector<std::string>{at + "[0].value", at + "[1].value",
+                                                          at + "[2].value", at + "[3].value",
+                                                          at + "[4].value", at + "[5]"});
+  REQUIRE(diagnostics.size() == 6);
+  CHECK(diagnostics[0].kind == WellFormedDiagnostic::Kind::ill_typed);
+  CHECK(diagnostics[0].message == "the operand of '!' must be a bool, found int32");
+  CHECK(diagnostics[1].message == "the condition of select must be a bool, found int32");
+  CHECK(diagnostics[2].message == "an operand of '&&' must be a bool, found float32");
+  CHECK(diagnostics[3].message == "an operand of '||' must be a bool, found int32");
+  CHECK(diagnostics[4].message ==
+        "the operand of '-' must be an integer or a float, found bool (use '!' to negate a bool)");
+  CHECK(diagnostics[5].message == "the condition of if must be a bool, found float32");
+
+  // Well typed, or of a dtype nobody knows (a variable without a type): nothing to report.
+  auto u = Var::make("u");
+  auto fine = For::make(
+      i, 0, 4,
+      SeqStmt::make({Bind::make(u, p),
+                     TensorStore::make(P, {i}, Not::make(Ref<LTNode>::make(i, IntImm::make(2)))),
+                     TensorStore::make(P, {i}, Ref<AndNode>::make(p, u)),
+                     IfThenElse::make(Not::make(u), SeqStmt::make({}))}));
+  CHECK(verify_well_formed(module_of(PrimFunc::make("g", {A, P}, fine))).empty());
 }
 
 TEST_CASE("call_dps must call a PrimFunc of the module with one parameter more than arguments, "
@@ -333,22 +373,22 @@ TEST_CASE("call_dps must call a PrimFunc of the module with one parameter more t
   };
   const auto missing = make(CallDps::make(GlobalVar::make("nope"), {x}, tensor({10})));
   REQUIRE(missing.size() == 1);
-  CHECK(missing[0].message == "call_dps of @nope, which is not a function of the module");
+  CHECK(missing[0].message == "call_dps of '@nope', which is not a function of the module");
   const auto graph = make(CallDps::make(GlobalVar::make("helper"), {x}, tensor({10})));
   REQUIRE(graph.size() == 1);
-  CHECK(contains(graph[0].message, "call_dps of @helper, which is a graph-level function, not a "
+  CHECK(contains(graph[0].message, "call_dps of '@helper', which is a graph-level function, not a "
                                    "PrimFunc"));
   const auto count = make(CallDps::make(GlobalVar::make("add_one"), {x, x}, tensor({10})));
   REQUIRE(count.size() == 1);
-  CHECK(count[0].message ==
-        "call_dps of @add_one passes 2 arguments and the output, but @add_one takes 2 parameters");
+  CHECK(count[0].message == "call_dps of '@add_one' passes 2 arguments and the output, but "
+                            "'@add_one' takes 2 parameters");
   const auto direct = make(Call::make(GlobalVar::make("add_one"), {x}));
   REQUIRE(direct.size() == 1);
   CHECK(contains(direct[0].message, "call it with call_dps"));
   CHECK(make(Call::make(GlobalVar::make("helper"), {x})).empty());
   const auto arguments = make(Call::make(GlobalVar::make("helper"), {x, x}));
   REQUIRE(arguments.size() == 1);
-  CHECK(arguments[0].message == "call of @helper gives 2 arguments, but it takes 1");
+  CHECK(arguments[0].message == "call of '@helper' gives 2 arguments, but it takes 1");
   CHECK(make(Call::make(GlobalVar::make("gone"), {x})).size() == 1);
 }
 

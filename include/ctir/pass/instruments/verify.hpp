@@ -27,7 +27,8 @@ struct WellFormedDiagnostic {
     duplicate_definition,
     /// A call its operator's type relation rejects, a call of a missing global, a call_dps
     /// of something other than a PrimFunc of the module, a tensor access with the wrong
-    /// number of indices, ...
+    /// number of indices, a non-bool operand of `!`, `&&` or `||` or condition of a select
+    /// or an if, a bool negated with `-`, ...
     ill_typed,
   };
   Kind kind = Kind::ill_typed;

@@ -270,7 +270,8 @@ CTIR_INLINE void Lexer::string_literal() {
   while (true) {
     const char c = at(pos_);
     if (pos_ >= text_.size() || c == '\n') {
-      fail(start, "unterminated string");
+      fail(start, "unterminated string: the closing '\"' is missing (a string ends on the "
+                  "line where it starts)");
     }
     if (c == '"') {
       ++pos_;
@@ -278,7 +279,8 @@ CTIR_INLINE void Lexer::string_literal() {
     }
     if (c == '\\') {
       if (pos_ + 1 >= text_.size() || text_[pos_ + 1] == '\n') {
-        fail(start, "unterminated string");
+        fail(start, "unterminated string: the closing '\"' is missing (a string ends on the "
+                    "line where it starts)");
       }
       pos_ += 2;
       continue;

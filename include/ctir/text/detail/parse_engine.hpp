@@ -225,6 +225,10 @@ private:
   /// `prim @name[%n, %m: int64](%A: T, ...) attributes {...} { stmts }`
   void prim_function();
 
+  /// Whether `var` occurs in a dimension of a tensor parameter of `function` (inside an
+  /// expression such as `%n * 2`: a bare dimension is a shape variable of shape_vars()).
+  static bool in_some_dimension(const PrimFuncNode& function, const VarNode* var);
+
   // ---- statements (parse_engine_stmt-inl.hpp) -------------------------------------------
 
   /// `{ stmts }`; `loop_var` (if any) is defined inside.
@@ -331,16 +335,19 @@ private:
 
   PrimExpr operand(const Expr& e, std::size_t token, std::size_t op_token);
 
-  /// The scalar dtype of `e` when the parser knows it: null for an untyped variable (a free
-  /// variable of parse_expr), a bare tensor variable, or a graph-level expression. Follows
-  /// the rules of dtype_of in a loop, so a deep expression costs no stack.
+  /// The scalar dtype of `e` when the parser knows it (the rules of dtype_of): null for an
+  /// untyped variable (a free variable of parse_expr) or a graph-level expression.
   static std::optional<DataType> known_dtype(const Expr& e);
+
+  /// How a message names the type of `e`, whose dtype is `dtype`.
+  static std::string type_name(const Expr& e, DataType dtype);
+
+  /// `e` at `token` must be a bool where its type is known; `what` it is ("condition",
+  /// "operand of '&&'") is named in the error.
+  void check_bool(const Expr& e, std::size_t token, std::string_view what) const;
 
   /// The operand at `token` of the logical operator at `op_token` must be a bool.
   void check_logical_operand(const Expr& e, std::size_t token, std::size_t op_token) const;
-
-  /// A condition (`if (c)`) at `token` must be a bool.
-  void check_condition(const Expr& e, std::size_t token) const;
 
   [[noreturn]] void fail_not_bool(std::size_t token, const std::string& found,
                                   std::string_view what) const;

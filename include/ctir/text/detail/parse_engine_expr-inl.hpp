@@ -4,6 +4,7 @@
 
 #include <ctir/text/detail/parse_engine.hpp>
 
+#include <ctir/ir/builder.hpp> // known_dtype_of_node
 #include <ctir/ir/type_str.hpp>
 #include <ctir/text/detail/parse_literal.hpp>
 
@@ -113,76 +114,21 @@ CTIR_INLINE PrimExpr ParseEngine::operand(const Expr& e, std::size_t token, std:
     return ref_of(prim);
   }
   fail_at(token, "the operands of '" + std::string(text_of(tokens_[op_token])) +
-                     "' must be scalar expressions, but this is " + kind_of(e));
+                     "' must be scalar expressions, but this is " + kind_of(e) +
+                     " (graph-level values are combined by operator calls, such as "
+                     "'add(%a, %b)')");
 }
 
 CTIR_INLINE std::optional<DataType> ParseEngine::known_dtype(const Expr& e) {
-  const Object* node = e.get();
-  while (node != nullptr) {
-    switch (node->dynamic_type_index()) {
-    case IntImmNode::type_index:
-      return static_cast<const IntImmNode*>(node)->dtype;
-    case FloatImmNode::type_index:
-      return static_cast<const FloatImmNode*>(node)->dtype;
-    case VarNode::type_index: {
-      if (const auto* prim = static_cast<const VarNode*>(node)->ty.as<PrimTypeNode>()) {
-        return prim->dtype;
-      }
-      return std::nullopt;
-    }
-    case TensorLoadNode::type_index: {
-      const VarNode* source = static_cast<const TensorLoadNode*>(node)->source.get();
-      if (source != nullptr) {
-        if (const auto* tensor = source->ty.as<TensorTypeNode>()) {
-          return tensor->dtype;
-        }
-      }
-      return std::nullopt;
-    }
-    case CastNode::type_index:
-      return static_cast<const CastNode*>(node)->dtype;
-    case EQNode::type_index:
-    case NENode::type_index:
-    case LTNode::type_index:
-    case LENode::type_index:
-    case GTNode::type_index:
-    case GENode::type_index:
-    case AndNode::type_index:
-    case OrNode::type_index:
-    case NotNode::type_index:
-      return DataType::boolean();
-    case NegNode::type_index:
-      node = static_cast<const NegNode*>(node)->a.get();
-      continue;
-    case SelectNode::type_index:
-      node = static_cast<const SelectNode*>(node)->true_value.get();
-      continue;
-    case AddNode::type_index:
-      node = static_cast<const AddNode*>(node)->a.get();
-      continue;
-    case SubNode::type_index:
-      node = static_cast<const SubNode*>(node)->a.get();
-      continue;
-    case MulNode::type_index:
-      node = static_cast<const MulNode*>(node)->a.get();
-      continue;
-    case DivNode::type_index:
-      node = static_cast<const DivNode*>(node)->a.get();
-      continue;
-    case ModNode::type_index:
-      node = static_cast<const ModNode*>(node)->a.get();
-      continue;
-    case MinNode::type_index:
-      node = static_cast<const MinNode*>(node)->a.get();
-      continue;
-    case MaxNode::type_index:
-      node = static_cast<const MaxNode*>(node)->a.get();
-      continue;
-    default:
-      return std::nullopt;
-    }
+  return ctir::detail::known_dtype_of_node(e.as<PrimExprNode>());
+}
+
+CTIR_INLINE std::string ParseEngine::type_name(const Expr& e, DataType dtype) {
+  // A tensor variable (a graph-level condition) is named by its whole type.
+  if (const auto* var = e.as<VarNode>(); var != nullptr && var->ty.is<TensorTypeNode>()) {
+    return type_str(var->ty);
   }
-  return std::nullopt;
+  return dtype.str();
 }
 
 [[gnu::noinline]] CTIR_INLINE void ParseEngine::fail_not_bool(std::size_t token,
@@ -195,28 +141,16 @@ CTIR_INLINE std::optional<DataType> ParseEngine::known_dtype(const Expr& e) {
                      ")");
 }
 
-CTIR_INLINE void ParseEngine::check_logical_operand(const Expr& e, std::size_t token,
-                                                    std::size_t op_token) const {
-  const std::optional<DataType> dtype = known_dtype(e);
-  if (dtype && !dtype->is_bool()) {
-    fail_not_bool(token, dtype->str(),
-                  "operand of '" + std::string(text_of(tokens_[op_token])) + "'");
+CTIR_INLINE void ParseEngine::check_bool(const Expr& e, std::size_t token,
+                                         std::string_view what) const {
+  if (const std::optional<DataType> dtype = known_dtype(e); dtype && !dtype->is_bool()) {
+    fail_not_bool(token, type_name(e, *dtype), what);
   }
 }
 
-CTIR_INLINE void ParseEngine::check_condition(const Expr& e, std::size_t token) const {
-  std::optional<DataType> dtype = known_dtype(e);
-  std::string found = dtype ? dtype->str() : std::string();
-  if (const auto* var = e.as<VarNode>(); var != nullptr && !dtype) {
-    // A graph-level condition may be a tensor variable: its elements must be bools.
-    if (const auto* tensor = var->ty.as<TensorTypeNode>()) {
-      dtype = tensor->dtype;
-      found = type_str(var->ty);
-    }
-  }
-  if (dtype && !dtype->is_bool()) {
-    fail_not_bool(token, found, "condition");
-  }
+CTIR_INLINE void ParseEngine::check_logical_operand(const Expr& e, std::size_t token,
+                                                    std::size_t op_token) const {
+  check_bool(e, token, "operand of '" + std::string(text_of(tokens_[op_token])) + "'");
 }
 
 CTIR_INLINE void ParseEngine::check_dimension(const PrimExpr& e, std::size_t token) const {
@@ -298,6 +232,11 @@ CTIR_INLINE Expr ParseEngine::unary(Ctx ctx) {
       node->a = std::move(a);
       result = finish(std::move(node), op_token);
     } else {
+      // Only the innermost `!` can find a non-bool: every `!` makes a bool.
+      if (dtype && !dtype->is_bool()) {
+        fail_not_bool(k + 1 < ops.size() ? ops[k + 1] : operand_token, type_name(a, *dtype),
+                      "operand of '!'");
+      }
       Owned<NotNode> node = make_object<NotNode>();
       node->a = std::move(a);
       result = finish(std::move(node), op_token);
@@ -443,6 +382,12 @@ CTIR_INLINE Expr ParseEngine::word_primary(Ctx ctx) {
     return cast_expr(ctx);
   }
   if (ctx == Ctx::prim) {
+    if (called && OpRegistry::global().find(word) != nullptr) {
+      fail(tok(), "expected a scalar expression but found " + describe(tok()) +
+                      ", an operator on whole tensors (operators are called in graph-level "
+                      "functions, 'def'; tensor-level code computes element by element, as in "
+                      "'%A[%i] * 2f')");
+    }
     fail_expected("a scalar expression");
   }
   if (word == "const" && called) {
@@ -475,7 +420,9 @@ CTIR_INLINE Expr ParseEngine::select_expr(Ctx ctx) {
   const std::size_t start = advance();
   advance();
   Owned<SelectNode> node = make_object<SelectNode>();
+  const std::size_t cond_token = pos_;
   node->cond = scalar_operand(ctx);
+  check_bool(node->cond, cond_token, "condition of 'select'");
   expect(Tok::comma);
   node->true_value = scalar_operand(ctx);
   expect(Tok::comma);

@@ -86,7 +86,7 @@ CTIR_INLINE ParseEngine::PendingLet ParseEngine::let_binding() {
       fail_at(binding->first_use,
               "'%" + std::string(name) +
                   "' is used in its own value, which is not a function (only a function, "
-                  "`fn`, may refer to itself; bind the closure with its own let first)");
+                  "'fn', may refer to itself; bind the closure with its own let first)");
     }
   } else {
     lets_in_progress_.pop_back();
@@ -247,10 +247,14 @@ CTIR_INLINE Expr ParseEngine::if_expr() {
   Owned<IfNode> node = make_object<IfNode>();
   const std::size_t cond_token = pos_;
   node->cond = expr(Ctx::graph);
-  check_condition(node->cond, cond_token);
+  check_bool(node->cond, cond_token, "condition");
   expect(Tok::rparen);
   node->then_branch = braced_body();
-  expect_word("else");
+  if (!is_word(0, "else")) {
+    fail(tok(), "expected 'else' but found " + describe(tok()) +
+                    " (a graph-level 'if' is an expression: its value comes from either branch)");
+  }
+  advance();
   node->else_branch = braced_body();
   return finish(std::move(node), start);
 }

@@ -208,9 +208,10 @@ CTIR_INLINE Expr ParseEngine::constant() {
           if (shape[level] < 0) {
             shape[level] = counts[level];
           } else if (shape[level] != counts[level]) {
-            fail(tok(), "the rows of a constant must have equal lengths, but this one has " +
-                            std::to_string(counts[level]) + " items and the first has " +
-                            std::to_string(shape[level]));
+            fail(tok(), "the rows of a constant must have equal lengths, but this row has " +
+                            std::to_string(counts[level]) +
+                            (counts[level] == 1 ? " element" : " elements") +
+                            " and the first has " + std::to_string(shape[level]));
           }
           counts[level] = 0;
           advance();

@@ -180,7 +180,7 @@ CTIR_INLINE Expr ParseEngine::use_local(std::size_t token) {
                "prim @f[%n](...))";
   }
   if (own_let) {
-    message += " (a let's variable is defined after its value; only a function, `fn`, may "
+    message += " (a let's variable is defined after its value; only a function, 'fn', may "
                "refer to itself)";
   }
   fail_at(token, message);
@@ -231,7 +231,8 @@ CTIR_INLINE void ParseEngine::resolve_globals() {
       report(info.first_use, std::move(text));
     } else if (info.first_dps != no_token && !info.is_prim) {
       report(info.first_dps, "call_dps calls a tensor-level function, but '@" + std::string(name) +
-                                 "' is a graph-level function (def)");
+                                 "' is a graph-level function (def): call it directly, as in '@" +
+                                 std::string(name) + "(...)'");
     }
   }
   if (worst != no_token) {
@@ -372,6 +373,41 @@ CTIR_INLINE Attrs ParseEngine::function_attrs() {
   return attrs;
 }
 
+CTIR_INLINE bool ParseEngine::in_some_dimension(const PrimFuncNode& function, const VarNode* var) {
+  std::vector<const Object*> stack;
+  for (const Var& param : function.params) {
+    if (const auto* tensor = param->ty.as<TensorTypeNode>()) {
+      for (const PrimExpr& dim : tensor->shape) {
+        stack.push_back(dim.get());
+      }
+    }
+  }
+  // Through the fields the nodes describe, with a stack: a dimension may be deep.
+  while (!stack.empty()) {
+    const Object* node = stack.back();
+    stack.pop_back();
+    if (node == nullptr) {
+      continue;
+    }
+    if (node == var) {
+      return true;
+    }
+    if (node->dynamic_type_index() == VarNode::type_index) {
+      continue;
+    }
+    for (const FieldInfo& field : node->type_info().fields) {
+      if (field.kind == FieldKind::node) {
+        stack.push_back(field.get(*node, field));
+      } else if (field.kind == FieldKind::node_array) {
+        for (std::size_t k = 0, n = field.size(*node, field); k < n; ++k) {
+          stack.push_back(field.at(*node, field, k));
+        }
+      }
+    }
+  }
+  return false;
+}
+
 CTIR_INLINE void ParseEngine::prim_function() {
   const std::size_t start = advance();
   auto [global, name] = define_global(true);
@@ -435,8 +471,23 @@ CTIR_INLINE void ParseEngine::prim_function() {
   // The shape list must be exactly the variables the parameter types mention.
   const std::vector<Var> mentioned = function->shape_vars();
   for (const auto& [var, token] : declared) {
-    if (std::find(mentioned.begin(), mentioned.end(), var) == mentioned.end()) {
-      fail_at(token, "shape variable '%" + var->name + "' is not used by any parameter's type");
+    if (std::find(mentioned.begin(), mentioned.end(), var) != mentioned.end()) {
+      continue;
+    }
+    const bool is_param =
+        std::find(function->params.begin(), function->params.end(), var) != function->params.end();
+    if (!in_some_dimension(*function, var.get())) {
+      fail_at(token, "shape variable '%" + var->name +
+                         "' is not used by any parameter's type: remove it from the list, or "
+                         "use it as a dimension of a parameter");
+    }
+    // A dimension such as `%n * 2` uses %n but cannot bind it from an argument's shape: only
+    // a bare dimension or a scalar parameter of that name gives %n its value.
+    if (!is_param) {
+      fail_at(token, "shape variable '%" + var->name +
+                         "' is used only inside dimension expressions, which cannot define it: "
+                         "give a parameter a dimension that is '%" +
+                         var->name + "' alone, or pass '%" + var->name + "' as a scalar parameter");
     }
   }
   for (const Var& var : mentioned) {

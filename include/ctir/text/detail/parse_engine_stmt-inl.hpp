@@ -87,7 +87,7 @@ CTIR_INLINE Stmt ParseEngine::if_stmt() {
   Owned<IfThenElseNode> branch = make_object<IfThenElseNode>();
   const std::size_t cond_token = pos_;
   branch->cond = prim_expr();
-  check_condition(branch->cond, cond_token);
+  check_bool(branch->cond, cond_token, "condition");
   expect(Tok::rparen);
   branch->then_case = stmt_block(nullptr, no_token);
   if (is_word(0, "else")) {

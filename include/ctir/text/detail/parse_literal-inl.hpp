@@ -140,6 +140,12 @@ CTIR_INLINE std::optional<std::string> decode_number(std::string_view text, bool
   }
   const std::uint64_t max_positive = (std::uint64_t{1} << (dtype->bits - 1)) - 1;
   if (magnitude > max_positive + (negative ? 1U : 0U)) {
+    const std::uint64_t max_int64 = (std::uint64_t{1} << 63U) - 1;
+    if (suffix.empty() && *dtype == DataType::int32() &&
+        magnitude <= max_int64 + (negative ? 1U : 0U)) {
+      // An unsuffixed integer is an int32: say how to write the int64 it was meant to be.
+      return range_error + " (an int64 literal takes the suffix i64: '" + shown + "i64')";
+    }
     return range_error;
   }
   if (negative) {

@@ -131,7 +131,10 @@ CTIR_INLINE void Checker::visit(const Item& item) {
   }
   const std::uint32_t type = node.dynamic_type_index();
   if (type == CallNode::type_index || type == CallDpsNode::type_index ||
-      type == TensorStoreNode::type_index || type == TensorLoadNode::type_index) {
+      type == TensorStoreNode::type_index || type == TensorLoadNode::type_index ||
+      type == NotNode::type_index || type == AndNode::type_index || type == OrNode::type_index ||
+      type == SelectNode::type_index || type == IfThenElseNode::type_index ||
+      type == NegNode::type_index) {
     // Pushed first, so it runs after the children (their call types are known then).
     stack_.push_back({Op::check, item.region, &node, item.depth, item.step});
   }

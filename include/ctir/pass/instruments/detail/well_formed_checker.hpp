@@ -117,6 +117,12 @@ private:
   void check_access(const Object& node, std::string_view what, const Var& tensor,
                     std::size_t index_count);
 
+  /// The tensor-level operands whose dtype is fixed: `!`, `&&`, `||`, a select's or an
+  /// if's condition must be bools, the operand of `-` must not be one. Checked where the
+  /// dtype is known (ctir::detail::known_dtype_of_node), as the parser does.
+  void check_dtypes(const Object& node, std::uint32_t type);
+  void check_bool(const Object& node, const PrimExpr& operand, std::string_view what);
+
   /// The type of a graph-level expression when it is known without inference: variables
   /// (their annotation), literals (graph-level scalars are rank-0 tensors), constants,
   /// call_dps (its output type), checked calls, tuples of known types and their items.

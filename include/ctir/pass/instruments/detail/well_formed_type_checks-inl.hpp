@@ -5,11 +5,13 @@
 #include <ctir/pass/instruments/detail/well_formed_checker.hpp>
 
 #include <ctir/core/error.hpp>
+#include <ctir/ir/builder.hpp> // known_dtype_of_node
 #include <ctir/ir/op_registry.hpp>
 #include <ctir/ir/type_str.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,6 +33,43 @@ CTIR_INLINE void Checker::check(const Object& node) {
   } else if (type == TensorLoadNode::type_index) {
     const auto& load = static_cast<const TensorLoadNode&>(node);
     check_access(node, "load from", load.source, load.indices.size());
+  } else {
+    check_dtypes(node, type);
+  }
+}
+
+CTIR_INLINE void Checker::check_dtypes(const Object& node, std::uint32_t type) {
+  if (type == NotNode::type_index) {
+    check_bool(node, static_cast<const NotNode&>(node).a, "the operand of '!'");
+  } else if (type == AndNode::type_index) {
+    const auto& binary = static_cast<const AndNode&>(node);
+    check_bool(node, binary.a, "an operand of '&&'");
+    check_bool(node, binary.b, "an operand of '&&'");
+  } else if (type == OrNode::type_index) {
+    const auto& binary = static_cast<const OrNode&>(node);
+    check_bool(node, binary.a, "an operand of '||'");
+    check_bool(node, binary.b, "an operand of '||'");
+  } else if (type == SelectNode::type_index) {
+    check_bool(node, static_cast<const SelectNode&>(node).cond, "the condition of select");
+  } else if (type == IfThenElseNode::type_index) {
+    check_bool(node, static_cast<const IfThenElseNode&>(node).cond, "the condition of if");
+  } else if (type == NegNode::type_index) {
+    const std::optional<DataType> dtype =
+        known_dtype_of_node(static_cast<const NegNode&>(node).a.get());
+    if (dtype && dtype->is_bool()) {
+      report(WellFormedDiagnostic::Kind::ill_typed, node,
+             "the operand of '-' must be an integer or a float, found bool (use '!' to negate "
+             "a bool)");
+    }
+  }
+}
+
+CTIR_INLINE void Checker::check_bool(const Object& node, const PrimExpr& operand,
+                                     std::string_view what) {
+  const std::optional<DataType> dtype = known_dtype_of_node(operand.get());
+  if (dtype && !dtype->is_bool()) {
+    report(WellFormedDiagnostic::Kind::ill_typed, node,
+           std::string(what) + " must be a bool, found " + dtype->str());
   }
 }
 
@@ -87,15 +126,15 @@ CTIR_INLINE void Checker::check_call(const CallNode& call) {
     const BaseFunc target = mod_.find(global->name);
     if (!target.defined()) {
       report(WellFormedDiagnostic::Kind::ill_typed, call,
-             "call of @" + global->name + ", which is not a function of the module");
+             "call of '@" + global->name + "', which is not a function of the module");
     } else if (target.as<PrimFuncNode>() != nullptr) {
       report(WellFormedDiagnostic::Kind::ill_typed, call,
-             "call of tensor-level function @" + global->name +
-                 " as a graph-level function (call it with call_dps)");
+             "call of tensor-level function '@" + global->name +
+                 "' as a graph-level function (call it with call_dps)");
     } else if (const auto* function = target.as<FunctionNode>()) {
       if (function->params.size() != call.args.size()) {
         report(WellFormedDiagnostic::Kind::ill_typed, call,
-               "call of @" + global->name + " gives " + std::to_string(call.args.size()) +
+               "call of '@" + global->name + "' gives " + std::to_string(call.args.size()) +
                    " arguments, but it takes " + std::to_string(function->params.size()));
       } else if (function->ret_type.defined()) {
         call_types_[&call] = function->ret_type;
@@ -112,21 +151,21 @@ CTIR_INLINE void Checker::check_call_dps(const CallDpsNode& call) {
   const BaseFunc target = mod_.find(name);
   if (!target.defined()) {
     report(WellFormedDiagnostic::Kind::ill_typed, call,
-           "call_dps of @" + name + ", which is not a function of the module");
+           "call_dps of '@" + name + "', which is not a function of the module");
     return;
   }
   const auto* prim = target.as<PrimFuncNode>();
   if (prim == nullptr) {
     report(WellFormedDiagnostic::Kind::ill_typed, call,
-           "call_dps of @" + name +
-               ", which is a graph-level function, not a PrimFunc (call_dps calls "
+           "call_dps of '@" + name +
+               "', which is a graph-level function, not a PrimFunc (call_dps calls "
                "tensor-level functions)");
     return;
   }
   if (prim->params.size() != call.args.size() + 1) {
     report(WellFormedDiagnostic::Kind::ill_typed, call,
-           "call_dps of @" + name + " passes " + std::to_string(call.args.size()) +
-               " arguments and the output, but @" + name + " takes " +
+           "call_dps of '@" + name + "' passes " + std::to_string(call.args.size()) +
+               " arguments and the output, but '@" + name + "' takes " +
                std::to_string(prim->params.size()) + " parameters");
   }
 }
@@ -136,7 +175,7 @@ CTIR_INLINE void Checker::check_access(const Object& node, std::string_view what
   if (!tensor.defined() || !tensor->ty.defined()) {
     return;
   }
-  const std::string name = "%" + tensor->name;
+  const std::string name = "'%" + tensor->name + "'";
   if (const auto* tensor_type = tensor->ty.as<TensorTypeNode>()) {
     if (tensor_type->ndim() != index_count) {
       report(WellFormedDiagnostic::Kind::ill_typed, node,
