@@ -301,6 +301,13 @@ make_object_like(const T& model) {
   return Owned<T>(object);
 }
 
+/// For an abstract T, a layout its subclasses share (BinaryExprNode): a copy of `model`
+/// through its descriptor's clone hook, the only place that knows its dynamic type.
+template <class T>
+requires ir_node<T> && T::is_abstract_type Owned<T> make_object_like(const T& model) {
+  return Owned<T>(static_cast<T*>(model.type_info().clone(model)));
+}
+
 /// A mutable copy of a node (same dynamic type, count 0), for rebuilding it with changes.
 /// Works for types registered at run time through their clone hook.
 inline Owned<Object> clone_object(const Object& object) {

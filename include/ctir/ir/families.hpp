@@ -11,11 +11,13 @@
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
 
-CTIR_FAMILY(ctir::PrimExprNode, ctir::VarNode, ctir::IntImmNode, ctir::FloatImmNode, ctir::AddNode,
-            ctir::SubNode, ctir::MulNode, ctir::DivNode, ctir::ModNode, ctir::MinNode,
-            ctir::MaxNode, ctir::EQNode, ctir::NENode, ctir::LTNode, ctir::LENode, ctir::GTNode,
-            ctir::GENode, ctir::AndNode, ctir::OrNode, ctir::NotNode, ctir::NegNode,
-            ctir::SelectNode, ctir::CastNode, ctir::TensorLoadNode);
+CTIR_FAMILY(ctir::BinaryExprNode, ctir::AddNode, ctir::SubNode, ctir::MulNode, ctir::DivNode,
+            ctir::ModNode, ctir::MinNode, ctir::MaxNode, ctir::EQNode, ctir::NENode, ctir::LTNode,
+            ctir::LENode, ctir::GTNode, ctir::GENode, ctir::AndNode, ctir::OrNode);
+
+CTIR_FAMILY(ctir::PrimExprNode, ctir::VarNode, ctir::IntImmNode, ctir::FloatImmNode,
+            ctir::family_t<ctir::BinaryExprNode>, ctir::NotNode, ctir::NegNode, ctir::SelectNode,
+            ctir::CastNode, ctir::TensorLoadNode);
 
 CTIR_FAMILY(ctir::StmtNode, ctir::SeqStmtNode, ctir::ForNode, ctir::TensorStoreNode, ctir::BindNode,
             ctir::IfThenElseNode, ctir::AllocateNode);

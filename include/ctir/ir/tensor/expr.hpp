@@ -88,10 +88,20 @@ CTIR_DETAIL_BINARY(logical_or, "Or", "||", 3);
 #undef CTIR_DETAIL_BINARY
 } // namespace detail
 
+/// What every binary operator node holds: its operands. The operators are the subclasses
+/// (`AddNode`, ...); a callback on BinaryExprNode sees all of them, and the traversals
+/// compile one copy of their code for the operators a callback does not match.
+struct BinaryExprNode : PrimExprNode {
+  CTIR_ABSTRACT_NODE(BinaryExprNode, PrimExprNode, "ir.BinaryExpr");
+  PrimExpr a;
+  PrimExpr b;
+  CTIR_FIELDS(CTIR_FIELD(a), CTIR_FIELD(b));
+};
+
 /// `a op b` for one of the binary operators.
 template <BinaryOp Op>
-struct BinaryNode final : PrimExprNode {
-  CTIR_NODE(BinaryNode, PrimExprNode, detail::binary_op_traits<Op>::key);
+struct BinaryNode final : BinaryExprNode {
+  CTIR_NODE(BinaryNode, BinaryExprNode, detail::binary_op_traits<Op>::key);
   static constexpr BinaryOp op = Op;
   /// The infix symbol ("+") or, for min and max, the function name.
   static constexpr std::string_view symbol = detail::binary_op_traits<Op>::symbol;
@@ -101,9 +111,6 @@ struct BinaryNode final : PrimExprNode {
                                         Op == BinaryOp::lt || Op == BinaryOp::le ||
                                         Op == BinaryOp::gt || Op == BinaryOp::ge;
   static constexpr bool is_logical = Op == BinaryOp::logical_and || Op == BinaryOp::logical_or;
-  PrimExpr a;
-  PrimExpr b;
-  CTIR_FIELDS(CTIR_FIELD(a), CTIR_FIELD(b));
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {

@@ -15,6 +15,7 @@
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/callback_set.hpp>
+#include <ctir/traverse/detail/code_owner.hpp>
 #include <ctir/traverse/detail/engine_common.hpp>
 #include <ctir/traverse/detail/equal_support.hpp>
 #include <ctir/traverse/detail/map_result.hpp>
@@ -195,7 +196,11 @@ protected:
       }
     }
     if constexpr (has_children<C, Region>()) {
-      return map_inner<Region>(node);
+      if constexpr (k == npos) {
+        return map_inner<Region>(static_cast<const code_owner_t<C>&>(node));
+      } else {
+        return map_inner<Region>(node);
+      }
     } else if constexpr (k != npos) {
       // A leaf with a callback (in either order): nothing to rebuild before it, and what it
       // returns stands as it is.

@@ -7,6 +7,7 @@
 #include <ctir/hooks/hooks.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/callback_set.hpp>
+#include <ctir/traverse/detail/code_owner.hpp>
 #include <ctir/traverse/detail/engine_common.hpp>
 #include <ctir/traverse/detail/equal_support.hpp>
 #include <ctir/traverse/detail/meta.hpp>
@@ -322,6 +323,8 @@ private:
         // the enclosing block's walk; the level below it is a call again, which checks the
         // budget.
         return walk_node<Region, false, void, false>(node);
+      } else if constexpr (Set::template first_match<C>() == npos) {
+        return walk_inner<Region>(static_cast<const code_owner_t<C>&>(node));
       } else {
         return walk_inner<Region>(node);
       }
