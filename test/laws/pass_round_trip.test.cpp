@@ -469,3 +469,48 @@ TEST_CASE("pass outputs of generated scoped modules round trip: lets, closures a
   CHECK(tally.violations == 0);
   CHECK(tally.refused == 0);
 }
+
+TEST_CASE("pass outputs stay within the parser's limits: deep types, many temporaries") {
+  const std::string type = "Tensor[(4), float32]";
+  const int n = 600; // more than max_nesting_depth
+  auto numbered = [](const std::string& prefix, int k) { return prefix + std::to_string(k); };
+  // A tuple of a tuple ... 600 deep from flat bindings: InferType annotates the let
+  // with its 600-deep type.
+  std::string tuples = "def @main(%x: " + type + ") {\n  %0 = (%x,);\n";
+  for (int k = 1; k <= n; ++k) {
+    tuples += "  " + numbered("%", k) + " = (" + numbered("%", k - 1) + ",);\n";
+  }
+  tuples += "  let %t = " + numbered("%", n) + ";\n  %x\n}\n";
+  // 600 if temporaries, each on the one before.
+  std::string ifs = "def @main(%x: " + type + ", %c: bool) -> " + type + " {\n  %0 = exp(%x);\n";
+  for (int k = 1; k <= n; ++k) {
+    ifs += "  " + numbered("%", k) + " = if (%c) { add(" + numbered("%", k - 1) +
+           ", 1f) } else { " + numbered("%", k - 1) + " };\n";
+  }
+  ifs += "  " + numbered("%", n) + "\n}\n";
+  // 600 closures, each calling the one before, called in if branches.
+  std::string closures = "def @main(%x: " + type + ", %c: bool) -> " + type +
+                         " {\n  let %f0 = fn (%a: " + type + ") -> " + type + " { exp(%a) };\n";
+  for (int k = 1; k <= n; ++k) {
+    closures += "  let " + numbered("%f", k) + " = fn (%a: " + type + ") -> " + type + " { " +
+                numbered("%f", k - 1) + "(%a) };\n";
+  }
+  closures +=
+      "  if (%c) { " + numbered("%f", n) + "(%x) } else { " + numbered("%f", n - 1) + "(%x) }\n}\n";
+  const std::vector<Pipeline> pipelines = {{"InferType"},
+                                           {"ToANormalForm"},
+                                           {"DefaultPipeline", 2},
+                                           {"DefaultPipeline", 3},
+                                           all_pipelines().back()};
+  Tally tally;
+  for (const auto& [name, text] : {std::pair{"deep tuple", tuples}, std::pair{"if chain", ifs},
+                                   std::pair{"closure chain", closures}}) {
+    const Input input{name, parse_module(text, name)};
+    REQUIRE(check_law(input.module, name));
+    for (const Pipeline& pipeline : pipelines) {
+      run_and_check(input, pipeline, tally);
+    }
+  }
+  CHECK(tally.violations == 0);
+  CHECK(tally.refused == 0);
+}
