@@ -7,6 +7,7 @@
 // values, lets inside shared values, call_dps into a loop kernel) through the -O2 and
 // -O3 pipelines. A pass may refuse an input with an error: that case is skipped and
 // counted, never a violation.
+#include <ctir/ir/builder.hpp>
 #include <ctir/ir/ir.hpp>
 #include <ctir/pass/context.hpp>
 #include <ctir/runtime/pass/erased.hpp>
@@ -513,4 +514,35 @@ TEST_CASE("pass outputs stay within the parser's limits: deep types, many tempor
   }
   CHECK(tally.violations == 0);
   CHECK(tally.refused == 0);
+}
+
+TEST_CASE("printing is a fixed point when one variable is bound at several sites") {
+  // Ill-formed IR (the verifier rejects it), but what a faulty pass leaves must still
+  // print as text that reads back and prints as itself: each binding site gets its own
+  // name, which the uses after it print.
+  const Var a = Var::make("A", tensor_type({4}, DataType::float32()));
+  const Var i = Var::make("i", DataType::int32());
+  IRModule loops;
+  loops.add("p",
+            PrimFunc::make("p", {a},
+                           SeqStmt::make({For::make(i, 0, 4, TensorStore::make(a, {i}, 1.0f)),
+                                          For::make(i, 0, 4, TensorStore::make(a, {i}, 2.0f))})));
+  const Var x = Var::make("x", tensor_type({4}, DataType::float32()));
+  const Var c = Var::make("c", DataType::boolean());
+  const Var v = Var::make("v12", tensor_type({4}, DataType::float32()));
+  IRModule lets;
+  lets.add("main", Function::make({x, c},
+                                  If::make(c, Let::make(v, call("exp", {x}), call("add", {v, x})),
+                                           Let::make(v, call("tanh", {x}), call("add", {v, v}))),
+                                  {}, {}, "main"));
+  for (const IRModule& module : {loops, lets}) {
+    const std::string printed = print(module);
+    INFO(printed);
+    IRModule parsed;
+    REQUIRE_NOTHROW(parsed = parse_module(printed));
+    CHECK(print(parsed) == printed);
+  }
+  CHECK(print(loops).find("for %i_1 in range(0, 4) {\n    %A[%i_1] = 2f;") != std::string::npos);
+  CHECK(print(lets).find("let %v12_1: Tensor[(4), float32] = tanh(%x);\n    add(%v12_1, %v12_1)") !=
+        std::string::npos);
 }
