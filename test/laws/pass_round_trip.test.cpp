@@ -6,10 +6,11 @@
 // modules of the shapes that broke it (closures called in both branches of an if, shared
 // values, lets inside shared values, call_dps into a loop kernel) through the -O2 and
 // -O3 pipelines. A pass may refuse an input with an error: that case is skipped and
-// counted, never a violation.
+// counted, never a violation. A pass also keeps a well-formed module well-formed.
 #include <ctir/ir/builder.hpp>
 #include <ctir/ir/ir.hpp>
 #include <ctir/pass/context.hpp>
+#include <ctir/pass/instruments/verify.hpp>
 #include <ctir/runtime/pass/erased.hpp>
 #include <ctir/runtime/pass/pipeline.hpp>
 #include <ctir/runtime/pass/registry.hpp>
@@ -152,6 +153,15 @@ void run_and_check(const Input& input, const Pipeline& pipeline, Tally& tally) {
   ++tally.checked;
   if (!check_law(out, where)) {
     ++tally.violations;
+  }
+  // A pass keeps a well-formed module well-formed (what ctir-opt --verify-each checks).
+  if (verify_well_formed(input.module).empty()) {
+    const std::vector<WellFormedDiagnostic> problems = verify_well_formed(out);
+    if (!problems.empty()) {
+      ++tally.violations;
+      FAIL_CHECK(where << ": the output is not well-formed: " << problems.front().str() << "\n"
+                       << print(out));
+    }
   }
 }
 
