@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -402,6 +403,11 @@ TEST_CASE("every pass output under test/data round trips through the text format
   }
   MESSAGE("checked " << tally.checked << " pass outputs; " << tally.refused
                      << " runs refused their input");
+  if (std::getenv("CTIR_SHOW_REFUSALS") != nullptr) {
+    for (const std::string& refusal : tally.refusals) {
+      MESSAGE(refusal);
+    }
+  }
   CHECK(tally.violations == 0);
   // Most runs produce a module: the law is checked, not skipped.
   CHECK(tally.checked > 10 * tally.refused);
