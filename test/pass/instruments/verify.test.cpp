@@ -205,6 +205,30 @@ TEST_CASE("a node type registered at run time scopes its def fields to its later
 
 // ---- duplicate definitions --------------------------------------------------------------
 
+TEST_CASE("an if holding a let, shared by uses in different scopes, verifies") {
+  // The shared if is checked again where other variables are in scope (inside the let of
+  // %w); the let inside it is the same definition reached again, not a second one.
+  // FoldConstant makes such an if from a shared block whose let folds away.
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(4), float32], %c: bool) -> Tensor[(4), float32] {
+  %0 = if (%c) {
+    let %v = tanh(%x);
+    negative(%v)
+  } else {
+    %x
+  };
+  %1 = if (%c) {
+    let %w = exp(%x);
+    add(%w, %0)
+  } else {
+    %0
+  };
+  add(%1, %0)
+}
+)");
+  CHECK(verify_well_formed(mod).empty());
+}
+
 TEST_CASE("the verifier reports a doubly defined variable: two loops over one variable, a "
           "parameter listed twice") {
   auto n = Var::make("n", DataType::int32());

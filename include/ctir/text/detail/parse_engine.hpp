@@ -423,19 +423,15 @@ private:
   DataType dtype();
 
   /// `int32`, `Tensor[(2, %n), float32]`, `Tuple[T, ...]`, `fn (T, ...) -> R`.
+  ///
+  /// Tuple and function types nest without limit: they are read with a stack of their
+  /// own, not by recursion, because type inference builds them as deep as the values
+  /// they describe (a tuple of a tuple ... 600 deep from 600 flat bindings), and the
+  /// printer writes them as annotations it cannot break up.
   Type type();
 
   /// `Tensor[(2, %n), float32]`
   Type tensor_type();
-
-  /// Types separated by commas, up to (not including) `close`.
-  std::vector<Type> type_list(Tok close);
-
-  /// `Tuple[T1, T2]`
-  Type tuple_type();
-
-  /// `fn (T1, T2) -> R`
-  Type func_type();
 
   std::string_view text_;
   std::string_view file_name_;

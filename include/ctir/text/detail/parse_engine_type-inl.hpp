@@ -23,22 +23,75 @@ CTIR_INLINE DataType ParseEngine::dtype() {
 
 CTIR_INLINE Type ParseEngine::type() {
   DepthGuard guard(*this, pos_);
-  if (tok().kind == Tok::word) {
-    const std::string_view word = text_of(tok());
-    if (DataType::from_string(word)) {
-      return PrimType::make(dtype());
+  // A tuple or function type whose parameter or result types are being read.
+  struct Open {
+    bool is_function;
+    std::vector<Type> fields;
+    bool in_result = false; ///< reading a function type's result (after `->`)
+  };
+  std::vector<Open> open;
+  while (true) {
+    // The start of a type: a complete one, or one that opens.
+    Type done;
+    const std::string_view word = tok().kind == Tok::word ? text_of(tok()) : std::string_view();
+    if (!word.empty() && DataType::from_string(word)) {
+      done = PrimType::make(dtype());
+    } else if (word == "Tensor") {
+      done = tensor_type();
+    } else if (word == "Tuple" || word == "fn") {
+      const bool is_function = word == "fn";
+      advance();
+      expect(is_function ? Tok::lparen : Tok::lbracket);
+      const Tok close = is_function ? Tok::rparen : Tok::rbracket;
+      if (tok().kind != close) {
+        open.push_back({is_function, {}});
+        continue;
+      }
+      advance();
+      if (!is_function) {
+        done = TupleType::make({});
+      } else if (tok().kind == Tok::arrow) {
+        advance();
+        open.push_back({true, {}, true});
+        continue;
+      } else {
+        done = FuncType::make({}, Type());
+      }
+    } else {
+      fail_expected("a type");
     }
-    if (word == "Tensor") {
-      return tensor_type();
-    }
-    if (word == "Tuple") {
-      return tuple_type();
-    }
-    if (word == "fn") {
-      return func_type();
+    // Close the open types that `done` completes.
+    while (true) {
+      if (open.empty()) {
+        return done;
+      }
+      Open& top = open.back();
+      if (top.in_result) {
+        done = FuncType::make(std::move(top.fields), std::move(done));
+        open.pop_back();
+        continue;
+      }
+      top.fields.push_back(std::move(done));
+      if (tok().kind == Tok::comma) {
+        advance();
+        break; // the next field
+      }
+      if (!top.is_function) {
+        expect(Tok::rbracket);
+        done = TupleType::make(std::move(top.fields));
+        open.pop_back();
+        continue;
+      }
+      expect(Tok::rparen);
+      if (tok().kind == Tok::arrow) {
+        advance();
+        top.in_result = true;
+        break; // the result type
+      }
+      done = FuncType::make(std::move(top.fields), Type());
+      open.pop_back();
     }
   }
-  fail_expected("a type");
 }
 
 CTIR_INLINE Type ParseEngine::tensor_type() {
@@ -62,41 +115,6 @@ CTIR_INLINE Type ParseEngine::tensor_type() {
   const DataType element = dtype();
   expect(Tok::rbracket);
   return TensorType::make(std::move(shape), element);
-}
-
-CTIR_INLINE std::vector<Type> ParseEngine::type_list(Tok close) {
-  std::vector<Type> types;
-  if (tok().kind == close) {
-    return types;
-  }
-  while (true) {
-    types.push_back(type());
-    if (tok().kind != Tok::comma) {
-      return types;
-    }
-    advance();
-  }
-}
-
-CTIR_INLINE Type ParseEngine::tuple_type() {
-  advance();
-  expect(Tok::lbracket);
-  std::vector<Type> fields = type_list(Tok::rbracket);
-  expect(Tok::rbracket);
-  return TupleType::make(std::move(fields));
-}
-
-CTIR_INLINE Type ParseEngine::func_type() {
-  advance();
-  expect(Tok::lparen);
-  std::vector<Type> params = type_list(Tok::rparen);
-  expect(Tok::rparen);
-  Type ret;
-  if (tok().kind == Tok::arrow) {
-    advance();
-    ret = type();
-  }
-  return FuncType::make(std::move(params), std::move(ret));
 }
 
 } // namespace ctir::detail

@@ -110,6 +110,13 @@ private:
     out_ += names_.name_of(var);
     record(var, begin);
   }
+  /// A variable where it is bound (see NameTable::define).
+  void emit_def(const VarNode* var) {
+    const std::size_t begin = out_.size();
+    out_ += '%';
+    out_ += names_.define(var);
+    record(var, begin);
+  }
   void emit_global(const GlobalVarNode* global);
   void emit_dtype(DataType dtype, const Object* owner);
   static std::uint32_t pack(DataType dtype) {

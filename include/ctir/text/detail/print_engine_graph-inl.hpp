@@ -46,7 +46,7 @@ CTIR_INLINE void Printer::graph_item(std::int32_t block, std::size_t i, bool fir
     const GraphEdge& value = plan_.edges_begin(item.index)[0];
     item.begin = out_.size();
     out_ += "let ";
-    emit_var(let.var.get());
+    emit_def(let.var.get());
     push_text(";");
     push(Step::graph_expr, value.node, value.index);
     push_text(" = ");

@@ -176,7 +176,13 @@ CTIR_INLINE void Printer::step(const Task& task) {
   case Step::param:
   case Step::shape_var: {
     const auto& var = static_cast<const VarNode&>(*node);
-    emit_var(&var);
+    // A shape variable is defined by the pattern of the types that mention it, and may
+    // also be a parameter of its own: a mention, not a second binding.
+    if (task.step == Step::param) {
+      emit_def(&var);
+    } else {
+      emit_var(&var);
+    }
     const bool annotate =
         var.ty.defined() && (task.step == Step::param || !var.ty.is<PrimTypeNode>() ||
                              var.ty.as<PrimTypeNode>()->dtype != DataType::int32());

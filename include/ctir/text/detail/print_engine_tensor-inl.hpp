@@ -255,7 +255,7 @@ CTIR_INLINE void Printer::stmt(const Object& node) {
       throw NodeError(ref_of(&node), "ctir: cannot print a For of unknown kind");
     }
     out_ += "for ";
-    emit_var(loop.var.get());
+    emit_def(loop.var.get());
     out_ += " in ";
     out_ += kind;
     out_ += '(';
@@ -287,7 +287,7 @@ CTIR_INLINE void Printer::stmt(const Object& node) {
       throw_null_field(node, "var");
     }
     out_ += "let ";
-    emit_var(bind.var.get());
+    emit_def(bind.var.get());
     // Annotated only when the type is not the one the value gives it.
     const Type& ty = bind.var->ty;
     const bool annotate =
@@ -328,7 +328,7 @@ CTIR_INLINE void Printer::stmt(const Object& node) {
       throw NodeError(ref_of(&node), "ctir: cannot print an Allocate whose buffer has no type");
     }
     out_ += "alloc ";
-    emit_var(alloc.buffer.get());
+    emit_def(alloc.buffer.get());
     out_ += ": ";
     push(Step::end_range, &node, 0, begin);
     push_text(";");

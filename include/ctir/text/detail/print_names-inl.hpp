@@ -14,6 +14,7 @@ namespace ctir::detail {
 CTIR_INLINE void NameTable::clear() {
   ids_.clear();
   names_.clear();
+  defined_.clear();
   next_suffix_.clear();
   if (slots_.size() > 4096) {
     slots_.assign(16, 0);
@@ -27,6 +28,23 @@ CTIR_INLINE const std::string& NameTable::name_of(const VarNode* var) {
   if (!inserted) {
     return names_[*id - 1];
   }
+  return assign(var, *id, false);
+}
+
+CTIR_INLINE const std::string& NameTable::define(const VarNode* var) {
+  auto [id, inserted] = ids_.try_emplace(var);
+  if (inserted) {
+    return assign(var, *id, true);
+  }
+  if (!defined_[*id - 1]) {
+    defined_[*id - 1] = true;
+    return names_[*id - 1];
+  }
+  return assign(var, *id, true);
+}
+
+CTIR_INLINE const std::string& NameTable::assign(const VarNode* var, std::uint32_t& id,
+                                                 bool defined) {
   std::string base = sanitize_var_name(var->name);
   std::string name = base;
   if (taken(name)) {
@@ -38,8 +56,9 @@ CTIR_INLINE const std::string& NameTable::name_of(const VarNode* var) {
     } while (taken(name));
   }
   names_.push_back(std::move(name));
-  *id = static_cast<std::uint32_t>(names_.size());
-  take(*id);
+  defined_.push_back(defined);
+  id = static_cast<std::uint32_t>(names_.size());
+  take(id);
   return names_.back();
 }
 

@@ -33,8 +33,18 @@ public:
   /// reference is valid until the next call.
   const std::string& name_of(const VarNode* var);
 
+  /// The printed name of `var` at a site that binds it (a parameter, a let, a loop, an
+  /// allocation). A variable bound a second time (one variable object at several
+  /// binding sites, as a pass may leave it) gets a fresh name there, which its later
+  /// uses print: the text then binds each name once, as the parser makes it, so a
+  /// second printing gives the same names.
+  const std::string& define(const VarNode* var);
+
 private:
   static std::size_t hash(std::string_view name);
+
+  /// Gives `var` a new name (the hint, or the first free `hint_k`) and points `id` at it.
+  const std::string& assign(const VarNode* var, std::uint32_t& id, bool defined);
 
   /// Whether some variable already has `name` (an open-addressing set of name ids).
   bool taken(std::string_view name) const;
@@ -45,6 +55,7 @@ private:
 
   PointerMap<std::uint32_t> ids_;  ///< variable -> 1-based index into names_
   std::vector<std::string> names_; ///< printed names, in order of assignment
+  std::vector<bool> defined_;      ///< per name: printed at a binding site already
   std::vector<std::uint32_t> slots_;
   std::unordered_map<std::string, std::size_t> next_suffix_;
 };

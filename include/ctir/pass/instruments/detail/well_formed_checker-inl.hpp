@@ -115,9 +115,10 @@ CTIR_INLINE void Checker::visit(const Item& item) {
     return;
   }
   const bool has_defs = has_def_fields(info);
-  if (has_defs && node.use_count() > 1 && structural::visited_once(node)) {
+  if (has_defs && structural::visited_once(node)) {
     // A graph-level node that defines variables (a closure, a let) reached through several
-    // uses is one definition, checked at its first use.
+    // uses is one definition, checked at its first use; so is one reached again inside a
+    // shared node that is checked again in another scope (an if holding a let).
     if (!shared_definitions_.insert(&node).second) {
       return;
     }
