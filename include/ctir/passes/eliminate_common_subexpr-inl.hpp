@@ -5,9 +5,11 @@
 
 #include <ctir/hooks/value_traits.hpp>
 #include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
-#include <ctir/passes/detail/graph_rewriter.hpp>
+#include <ctir/passes/detail/graph_utils.hpp>
+#include <ctir/traverse/map.hpp>
 #include <ctir/traverse/structural_equal.hpp>
 #include <ctir/traverse/structural_hash.hpp>
+#include <ctir/traverse/walk.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -19,119 +21,246 @@ namespace ctir::passes {
 
 namespace detail {
 
-/// The rewriting state of EliminateCommonSubexpr for one function.
+/// The blocks of one graph-level function for EliminateCommonSubexpr, and the block each
+/// computation belongs to.
 ///
-/// Available computations live in one table with an undo log: a scope (a let's body, an
-/// if's branch, a closure's body) records where its log starts and undoes its entries
-/// when it ends, so lookups stay O(1) however deep scopes nest.
-class CommonSubexprEliminator : public GraphRewriter<CommonSubexprEliminator> {
+/// The blocks are the function's body, each let's body, each branch of an if and each
+/// closure's body. A computation belongs to the innermost block that contains all its uses
+/// (their lowest common ancestor): a node shared by both branches of an if belongs to the
+/// block around the if. What a computation may reuse depends on its block only, so its
+/// one rewrite is valid at each of its uses. Blocks are found top-down over the DAG (every
+/// user before what it uses), without recursion.
+class CseBlocks {
 public:
-  Expr leaf(const Expr& e) {
-    if (const auto* var = e.as<VarNode>()) {
-      if (auto it = aliases_.find(var); it != aliases_.end()) {
-        return it->second;
+  explicit CseBlocks(const Function& f) {
+    std::vector<Expr> order;
+    walk(f, [&](const Expr& e) {
+      if (is_composite(e)) {
+        order.push_back(e);
       }
-    }
-    return e;
-  }
-
-  void enter(const Expr& node, std::size_t index, const std::vector<Expr>& done) {
-    if (const auto* let = node.as<LetNode>(); let != nullptr && index == 1) {
-      open_scope();
-      const Expr& value = done[0];
-      if (is_candidate(let->value) && value.is<VarNode>()) {
-        // The value became an earlier binding's variable: the body uses that one.
-        aliases_.emplace(let->var.get(), value);
-      } else if (is_candidate(value)) {
-        // Later equal computations in the body reuse the variable rather than the node.
-        add_available(value, let->var, true);
-      }
-    } else if ((node.is<IfNode>() && index > 0) || node.is<FunctionNode>()) {
-      open_scope();
-      if (node.is<FunctionNode>()) {
-        ++function_depth_;
-      }
-    }
-  }
-
-  void leave(const Expr& node, std::size_t index) {
-    if ((node.is<LetNode>() && index == 1) || (node.is<IfNode>() && index > 0) ||
-        node.is<FunctionNode>()) {
-      close_scope();
-      if (node.is<FunctionNode>()) {
-        --function_depth_;
-      }
-    }
-  }
-
-  Expr post(const Expr& original, Expr rebuilt) {
-    if (const auto* let = original.as<LetNode>()) {
-      return aliases_.contains(let->var.get()) ? rebuilt.as<LetNode>()->body : rebuilt;
-    }
-    if (is_candidate(rebuilt)) {
-      const std::uint64_t hash = hash_of(rebuilt);
-      if (auto it = available_.find(hash); it != available_.end()) {
-        for (std::size_t k = it->second.size(); k-- > 0;) {
-          const Available& entry = it->second[k];
-          // A node computed in an enclosing function is computed again in each call of
-          // this closure; a variable is captured.
-          const bool usable = entry.is_var || entry.function_depth == function_depth_;
-          if (usable && same_computation(entry.computation, rebuilt)) {
-            return entry.replacement;
-          }
+    });
+    blocks_.push_back({none, 0, 0});
+    block_of_.emplace(f.get(), 0);
+    for (std::size_t k = order.size(); k-- > 0;) {
+      const Expr& node = order[k];
+      const std::size_t block = block_of_.at(node.get());
+      const std::vector<Expr> kids = operands(node);
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        std::size_t use = block;
+        if (node.is<FunctionNode>()) {
+          use = add_block(block, true);
+        } else if ((node.is<LetNode>() && i == 1) || (node.is<IfNode>() && i > 0)) {
+          use = add_block(block, false);
+        }
+        if (node.is<LetNode>() && i == 1) {
+          let_body_.emplace(node.get(), use);
+        }
+        if (!kids[i].defined() || !is_composite(kids[i])) {
+          continue;
+        }
+        auto [it, first] = block_of_.try_emplace(kids[i].get(), use);
+        if (!first) {
+          it->second = common_ancestor(it->second, use);
         }
       }
-      add_available(rebuilt, rebuilt, false);
     }
-    if (is_hashed_incrementally(rebuilt)) {
-      static_cast<void>(hash_of(rebuilt));
-    }
-    return rebuilt;
+    number();
   }
 
-  const Expr* find_memo(const Object* node) const {
-    auto it = memo_.find(node);
-    return it == memo_.end() ? nullptr : &it->second;
-  }
-  void store_memo(const Object* node, Expr out) {
-    if (memo_.emplace(node, std::move(out)).second) {
-      log_.push_back({node, 0, false});
-    }
+  /// The block of a composite node of the function.
+  std::size_t block_of(const Object* node) const { return block_of_.at(node); }
+  /// The block of a let's body.
+  std::size_t let_body(const Object* let) const { return let_body_.at(let); }
+  /// How many closures (the function counts) enclose a block.
+  std::size_t function_depth(std::size_t block) const { return blocks_[block].function_depth; }
+  /// Whether block `inner` is `outer` or nested in it.
+  bool within(std::size_t inner, std::size_t outer) const {
+    return blocks_[outer].first <= blocks_[inner].first &&
+           blocks_[inner].first <= blocks_[outer].last;
   }
 
 private:
-  /// A computation available at this point, and what to use instead of recomputing it.
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+  struct Block {
+    std::size_t parent;
+    std::size_t depth;
+    std::size_t function_depth;
+    /// Pre-order numbers of the block and of the last block nested in it.
+    std::size_t first = 0;
+    std::size_t last = 0;
+  };
+
+  std::vector<Block> blocks_;
+  std::unordered_map<const Object*, std::size_t> block_of_;
+  std::unordered_map<const Object*, std::size_t> let_body_;
+
+  std::size_t add_block(std::size_t parent, bool closure) {
+    const Block& outer = blocks_[parent];
+    blocks_.push_back({parent, outer.depth + 1, outer.function_depth + (closure ? 1 : 0)});
+    return blocks_.size() - 1;
+  }
+
+  std::size_t common_ancestor(std::size_t a, std::size_t b) const {
+    while (blocks_[a].depth > blocks_[b].depth) {
+      a = blocks_[a].parent;
+    }
+    while (blocks_[b].depth > blocks_[a].depth) {
+      b = blocks_[b].parent;
+    }
+    while (a != b) {
+      a = blocks_[a].parent;
+      b = blocks_[b].parent;
+    }
+    return a;
+  }
+
+  /// Numbers the blocks in pre-order, so that nesting is a range test.
+  void number() {
+    std::vector<std::size_t> start(blocks_.size() + 1, 0);
+    for (std::size_t b = 1; b < blocks_.size(); ++b) {
+      ++start[blocks_[b].parent + 1];
+    }
+    for (std::size_t b = 1; b < start.size(); ++b) {
+      start[b] += start[b - 1];
+    }
+    std::vector<std::size_t> children(blocks_.size());
+    std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+    for (std::size_t b = 1; b < blocks_.size(); ++b) {
+      children[fill[blocks_[b].parent]++] = b;
+    }
+    std::size_t next = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> stack{{0, start[0]}};
+    blocks_[0].first = next++;
+    while (!stack.empty()) {
+      auto& [block, child] = stack.back();
+      if (child < start[block + 1]) {
+        const std::size_t inner = children[child++];
+        blocks_[inner].first = next++;
+        stack.emplace_back(inner, start[inner]);
+        continue;
+      }
+      blocks_[block].last = next - 1;
+      stack.pop_back();
+    }
+  }
+};
+
+/// The rewriting state of EliminateCommonSubexpr for one function.
+///
+/// One post-order map rewrites every node once (a shared node's rewrite is shared by its
+/// uses). Available computations live in one table by structural hash; an entry may
+/// replace a later computation when the entry's block encloses that computation's block.
+/// A let's value is mapped before its body: the callback producing the value's result
+/// makes the let's variable available in the body (or an alias of an earlier variable).
+class CommonSubexprEliminator {
+public:
+  explicit CommonSubexprEliminator(const Function& f) : blocks_(f) {
+    walk(f, [this](const Let& let) {
+      if (let->value.defined()) {
+        value_vars_.emplace(let->value.get(), LetValue{let->var, blocks_.let_body(let.get())});
+      }
+    });
+  }
+
+  Function run(const Function& f) {
+    return map(
+        f, with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
+          if (kind == DefRegionKind::none) {
+            if (auto it = aliases_.find(var.get()); it != aliases_.end()) {
+              return it->second;
+            }
+          }
+          return var;
+        }),
+        [this](const Mapped<Let>& let) -> Expr {
+          const Expr out =
+              aliases_.contains(let.original()->var.get()) ? let[&LetNode::body] : Expr(let.node());
+          return settle(*let.original(), out);
+        },
+        [this](const Mapped<Call>& call) -> Expr {
+          return settle(*call.original(), share(*call.original(), call.node()));
+        },
+        [this](const Mapped<CallDps>& call) -> Expr {
+          return settle(*call.original(), share(*call.original(), call.node()));
+        },
+        [this](const Mapped<Tuple>& tuple) -> Expr {
+          // Hashed now, from the operands' hashes, so that hashing never recurses deeply.
+          static_cast<void>(hash_of(tuple.node()));
+          return tuple.node();
+        },
+        [this](const Mapped<TupleGetItem>& item) -> Expr {
+          static_cast<void>(hash_of(item.node()));
+          return item.node();
+        });
+  }
+
+private:
+  /// A computation available from some block on, and what to use instead of recomputing it.
   struct Available {
     Expr computation;
     Expr replacement;
-    std::size_t function_depth;
+    std::size_t block;
     bool is_var;
   };
-  /// One undoable change: a memo entry, or an available computation under `hash`.
-  struct LogEntry {
-    const Object* memo_key;
-    std::uint64_t hash;
-    bool available;
+  /// The variable of a let and the block of its body.
+  struct LetValue {
+    Var var;
+    std::size_t body;
   };
 
-  /// Input nodes to what they became, in the scopes still open (a node shared by the two
-  /// branches of an if is rewritten in each).
-  std::unordered_map<const Object*, Expr> memo_;
-  /// Available computations by structural hash, the innermost last.
+  CseBlocks blocks_;
+  /// The values of the function's lets (input nodes) and the lets' variables.
+  std::unordered_multimap<const Object*, LetValue> value_vars_;
+  /// Available computations by structural hash, in the order they were met.
   std::unordered_map<std::uint64_t, std::vector<Available>> available_;
   /// Let variables dropped because their value was computed already, to the variable
   /// that holds it.
   std::unordered_map<const VarNode*, Expr> aliases_;
   /// Structural hashes of rewritten nodes (kept alive), computed from their operands'.
   std::unordered_map<const Object*, std::pair<ObjectRef, std::uint64_t>> hashes_;
-  std::vector<LogEntry> log_;
-  std::vector<std::size_t> scopes_;
-  std::size_t function_depth_ = 0;
+
+  /// The rewrite of candidate `original` (`rebuilt`: with its operands rewritten): an
+  /// earlier equal computation usable in its block, else itself, made available.
+  Expr share(const ExprNode& original, const Expr& rebuilt) {
+    const std::size_t block = blocks_.block_of(&original);
+    const std::uint64_t hash = hash_of(rebuilt);
+    if (auto it = available_.find(hash); it != available_.end()) {
+      for (std::size_t k = it->second.size(); k-- > 0;) {
+        const Available& entry = it->second[k];
+        // A node computed in an enclosing function is computed again in each call of
+        // this closure; a variable is captured.
+        const bool usable =
+            blocks_.within(block, entry.block) &&
+            (entry.is_var || blocks_.function_depth(entry.block) == blocks_.function_depth(block));
+        if (usable && same_computation(entry.computation, rebuilt)) {
+          return entry.replacement;
+        }
+      }
+    }
+    available_[hash].push_back({rebuilt, rebuilt, block, false});
+    return rebuilt;
+  }
+
+  /// `out`, the result of input node `original`; when that node is a let's value, the
+  /// let's variable becomes an alias of the variable the value became, or stands for the
+  /// computation in the let's body.
+  Expr settle(const ExprNode& original, Expr out) {
+    const auto [first, last] = value_vars_.equal_range(&original);
+    for (auto it = first; it != last; ++it) {
+      const LetValue& let = it->second;
+      if (is_candidate(original) && out.is<VarNode>()) {
+        aliases_.emplace(let.var.get(), out);
+      } else if (is_candidate(*out)) {
+        available_[hash_of(out)].push_back({out, let.var, let.body, true});
+      }
+    }
+    return out;
+  }
 
   /// Calls and call_dps: the computations this pass shares.
-  static bool is_candidate(const Expr& e) { return e.is<CallNode>() || e.is<CallDpsNode>(); }
-  static bool is_hashed_incrementally(const Expr& e) {
-    return e.is<CallNode>() || e.is<CallDpsNode>() || e.is<TupleNode>() || e.is<TupleGetItemNode>();
+  static bool is_candidate(const Object& e) {
+    return e.dynamic_type_index() == CallNode::type_index ||
+           e.dynamic_type_index() == CallDpsNode::type_index;
   }
 
   /// Whether operands are equal: the same node, or structurally equal.
@@ -164,31 +293,6 @@ private:
     const auto* y = b.as<CallDpsNode>();
     return x != nullptr && y != nullptr && same_operand(x->func, y->func) &&
            same_operand(x->out_type, y->out_type) && same_operands(x->args, y->args);
-  }
-
-  void open_scope() { scopes_.push_back(log_.size()); }
-  void close_scope() {
-    const std::size_t start = scopes_.back();
-    scopes_.pop_back();
-    while (log_.size() > start) {
-      const LogEntry entry = log_.back();
-      log_.pop_back();
-      if (!entry.available) {
-        memo_.erase(entry.memo_key);
-        continue;
-      }
-      auto it = available_.find(entry.hash);
-      it->second.pop_back();
-      if (it->second.empty()) {
-        available_.erase(it);
-      }
-    }
-  }
-
-  void add_available(const Expr& computation, const Expr& replacement, bool is_var) {
-    const std::uint64_t hash = hash_of(computation);
-    available_[hash].push_back({computation, replacement, function_depth_, is_var});
-    log_.push_back({nullptr, hash, true});
   }
 
   /// A hash that structurally equal nodes share. Calls, tuples and projections combine
@@ -230,7 +334,7 @@ private:
 } // namespace detail
 
 CTIR_INLINE Function eliminate_common_subexpr(const Function& f) {
-  return downcast<FunctionNode>(detail::CommonSubexprEliminator().rewrite(f));
+  return detail::CommonSubexprEliminator(f).run(f);
 }
 
 CTIR_INLINE Function EliminateCommonSubexpr::transform_function(Function f, const IRModule&,
