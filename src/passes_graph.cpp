@@ -1,6 +1,5 @@
 // ctir::compiled: the graph-level standard passes and the helpers they share.
 #include <ctir/passes/dead_code_elimination-inl.hpp>
-#include <ctir/passes/detail/graph_rewriter-inl.hpp>
 #include <ctir/passes/detail/graph_utils-inl.hpp>
 #include <ctir/passes/detail/type_inference-inl.hpp>
 #include <ctir/passes/eliminate_common_subexpr-inl.hpp>

@@ -73,6 +73,38 @@ TEST_CASE("EliminateCommonSubexpr handles a chain of 100000 nested calls in line
   CHECK(call->args[1].same_as(a));
 }
 
+TEST_CASE("EliminateCommonSubexpr rewrites a node both branches share once, valid in each") {
+  // The shared exp(negative(%x)) must not reuse %t, which only the then branch binds: its
+  // one rewrite serves both branches, so it is the node itself.
+  const Type type = TensorType::make({2}, DataType::float32());
+  const Var x = Var::make("x", type);
+  const Var c = Var::make("c", TensorType::make({}, DataType::boolean()));
+  const Var t = Var::make("t", type);
+  const Op negative = Op::make("negative");
+  const Call shared = Call::make(Op::make("exp"), {Call::make(negative, {x})});
+  const Expr then_branch =
+      Let::make(t, Call::make(negative, {x}), Call::make(Op::make("add"), {t, shared}));
+  const Expr else_branch = Call::make(Op::make("subtract"), {shared, x});
+  const Function f = Function::make({x, c}, If::make(c, then_branch, else_branch));
+  CHECK(passes::eliminate_common_subexpr(f).same_as(f));
+}
+
+TEST_CASE("EliminateCommonSubexpr takes a DAG of 1000 bindings each used twice in stride") {
+  // %k = add(%k-1, %k-2): 2^1000 paths, so this finishes only if each node is met once.
+  const Type type = TensorType::make({2}, DataType::float32());
+  const Var x = Var::make("x", type);
+  const Var y = Var::make("y", type);
+  Expr older = x;
+  Expr newer = y;
+  for (int k = 0; k < 1000; ++k) {
+    Expr next = Call::make(Op::make("add"), {newer, older});
+    older = newer;
+    newer = std::move(next);
+  }
+  const Function f = Function::make({x, y}, Call::make(Op::make("multiply"), {newer, newer}));
+  CHECK(passes::eliminate_common_subexpr(f).same_as(f));
+}
+
 TEST_CASE("EliminateCommonSubexpr runs InferType first in a sequential at opt_level 3") {
   const IRModule mod = parse_module(R"(
 def @main(%x: Tensor[(2), float32]) {

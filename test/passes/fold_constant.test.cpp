@@ -94,6 +94,60 @@ TEST_CASE("FoldConstant folds a chain of 100000 lets without a deep native stack
   CHECK(constant->data.get(1) == 100001.0);
 }
 
+TEST_CASE("FoldConstant rewrites a shared node once and keeps it shared") {
+  const Type type = TensorType::make({2}, DataType::float32());
+  const Var x = Var::make("x", type);
+  const Constant one =
+      Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {1.0, 1.0}));
+  const Call shared =
+      Call::make(Op::make("add"), {x, Call::make(Op::make("add"), {one, FloatImm::make(1.0)})});
+  const Function f = Function::make({x}, Call::make(Op::make("multiply"), {shared, shared}));
+  const Function folded = passes::fold_constant(f);
+  const auto* product = folded->body.as<CallNode>();
+  REQUIRE(product != nullptr);
+  CHECK(!product->args[0].same_as(shared));
+  CHECK(product->args[0].same_as(product->args[1]));
+  const auto* sum = product->args[0].as<CallNode>();
+  REQUIRE(sum != nullptr);
+  CHECK(sum->args[1].is<ConstantNode>());
+}
+
+TEST_CASE("FoldConstant takes a DAG of 1000 bindings each used twice in stride") {
+  // %k = add(%k-1, %k-2): 2^1000 paths, so this finishes only if each node is met once.
+  const Type type = TensorType::make({2}, DataType::float32());
+  const Var x = Var::make("x", type);
+  const Var y = Var::make("y", type);
+  Expr older = x;
+  Expr newer = y;
+  for (int k = 0; k < 1000; ++k) {
+    Expr next = Call::make(Op::make("add"), {newer, older});
+    older = newer;
+    newer = std::move(next);
+  }
+  const Function f = Function::make({x, y}, newer);
+  CHECK(passes::fold_constant(f).same_as(f));
+
+  older = Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {0.0, 1.0}));
+  newer = Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {1.0, 0.0}));
+  for (int k = 0; k < 1000; ++k) {
+    Expr next = Call::make(Op::make("add"), {newer, older});
+    older = newer;
+    newer = std::move(next);
+  }
+  CHECK(passes::fold_constant(Function::make({}, newer))->body.is<ConstantNode>());
+}
+
+TEST_CASE("FoldConstant folds a chain of 100000 nested calls without a deep native stack") {
+  Expr body = Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {0.0, 1.0}));
+  for (int i = 0; i < 100000; ++i) {
+    body = Call::make(Op::make("add"), {body, FloatImm::make(1.0)});
+  }
+  const Function folded = passes::fold_constant(Function::make({}, body));
+  const auto* constant = folded->body.as<ConstantNode>();
+  REQUIRE(constant != nullptr);
+  CHECK(constant->data.get(0) == 100000.0);
+}
+
 TEST_CASE("FoldConstant runs InferType first in a sequential") {
   const IRModule mod = parse_module(R"(
 def @main(%x: Tensor[(2), float32]) {

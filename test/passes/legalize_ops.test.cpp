@@ -247,6 +247,24 @@ def @main(%x: Tensor[(3), float32], %c: Tensor[(), bool]) -> Tensor[(3), float32
   CHECK(check_same_behaviour(mod, lowered) == 3);
 }
 
+TEST_CASE("LegalizeOps lowers a shared call once and keeps it shared") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(3), float32]) -> Tensor[(3), float32] {
+  %0 = add(%x, %x);
+  multiply(%0, %0)
+}
+)");
+  const IRModule lowered = passes::LegalizeOps{}(mod);
+  const Function main = try_downcast<FunctionNode>(lowered.find("main"));
+  REQUIRE(main.defined());
+  const auto* product = main->body.as<CallDpsNode>();
+  REQUIRE(product != nullptr);
+  REQUIRE(product->args.size() == 2);
+  CHECK(product->args[0].is<CallDpsNode>());
+  CHECK(product->args[0].same_as(product->args[1]));
+  CHECK(check_same_behaviour(mod, lowered) == 3);
+}
+
 TEST_CASE("LegalizeOps lowers a user operator through LegalizeRegistry") {
   register_twice();
   CHECK(passes::LegalizeRegistry::global().contains("test.legalize.twice"));

@@ -5,13 +5,14 @@
 
 #include <ctir/hooks/value_traits.hpp>
 #include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
-#include <ctir/passes/detail/graph_rewriter.hpp>
+#include <ctir/passes/detail/graph_utils.hpp>
+#include <ctir/traverse/map.hpp>
 #include <ctir/traverse/structural_equal.hpp>
 #include <ctir/traverse/structural_hash.hpp>
+#include <ctir/traverse/walk.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -20,251 +21,246 @@ namespace ctir::passes {
 
 namespace detail {
 
-/// Nested scopes as a tree, with ancestor and common-ancestor queries in O(log depth)
-/// (skew-binary jump pointers), so that a chain of 100,000 lets costs no quadratic walk.
-class ScopeTree {
+/// The blocks of one graph-level function for EliminateCommonSubexpr, and the block each
+/// computation belongs to.
+///
+/// The blocks are the function's body, each let's body, each branch of an if and each
+/// closure's body. A computation belongs to the innermost block that contains all its uses
+/// (their lowest common ancestor): a node shared by both branches of an if belongs to the
+/// block around the if. What a computation may reuse depends on its block only, so its
+/// one rewrite is valid at each of its uses. Blocks are found top-down over the DAG (every
+/// user before what it uses), without recursion.
+class CseBlocks {
 public:
-  ScopeTree() { nodes_.push_back({0, 0, 0, 0}); } // the root scope
-
-  /// A new scope inside `parent`; a closure's body is the scope of a function.
-  std::int32_t add(std::int32_t parent, bool is_function) {
-    const Node& p = at(parent);
-    const Node& j = at(p.jump);
-    const auto id = static_cast<std::int32_t>(nodes_.size());
-    const std::int32_t jump = p.depth - j.depth == j.depth - at(j.jump).depth ? j.jump : parent;
-    nodes_.push_back({parent, jump, p.depth + 1, is_function ? id : p.function});
-    return id;
+  explicit CseBlocks(const Function& f) {
+    std::vector<Expr> order;
+    walk(f, [&](const Expr& e) {
+      if (is_composite(e)) {
+        order.push_back(e);
+      }
+    });
+    blocks_.push_back({none, 0, 0});
+    block_of_.emplace(f.get(), 0);
+    for (std::size_t k = order.size(); k-- > 0;) {
+      const Expr& node = order[k];
+      const std::size_t block = block_of_.at(node.get());
+      const std::vector<Expr> kids = operands(node);
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        std::size_t use = block;
+        if (node.is<FunctionNode>()) {
+          use = add_block(block, true);
+        } else if ((node.is<LetNode>() && i == 1) || (node.is<IfNode>() && i > 0)) {
+          use = add_block(block, false);
+        }
+        if (node.is<LetNode>() && i == 1) {
+          let_body_.emplace(node.get(), use);
+        }
+        if (!kids[i].defined() || !is_composite(kids[i])) {
+          continue;
+        }
+        auto [it, first] = block_of_.try_emplace(kids[i].get(), use);
+        if (!first) {
+          it->second = common_ancestor(it->second, use);
+        }
+      }
+    }
+    number();
   }
 
-  /// The innermost closure body (or the root) that `scope` is in.
-  std::int32_t function_of(std::int32_t scope) const { return at(scope).function; }
-
-  /// Whether `outer` is `inner` or encloses it.
-  bool encloses(std::int32_t outer, std::int32_t inner) const {
-    return at(outer).depth <= at(inner).depth && ancestor(inner, at(outer).depth) == outer;
+  /// The block of a composite node of the function.
+  std::size_t block_of(const Object* node) const { return block_of_.at(node); }
+  /// The block of a let's body.
+  std::size_t let_body(const Object* let) const { return let_body_.at(let); }
+  /// How many closures (the function counts) enclose a block.
+  std::size_t function_depth(std::size_t block) const { return blocks_[block].function_depth; }
+  /// Whether block `inner` is `outer` or nested in it.
+  bool within(std::size_t inner, std::size_t outer) const {
+    return blocks_[outer].first <= blocks_[inner].first &&
+           blocks_[inner].first <= blocks_[outer].last;
   }
 
-  /// The innermost scope enclosing both.
-  std::int32_t common(std::int32_t a, std::int32_t b) const {
-    if (at(a).depth > at(b).depth) {
-      a = ancestor(a, at(b).depth);
-    } else {
-      b = ancestor(b, at(a).depth);
+private:
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+  struct Block {
+    std::size_t parent;
+    std::size_t depth;
+    std::size_t function_depth;
+    /// Pre-order numbers of the block and of the last block nested in it.
+    std::size_t first = 0;
+    std::size_t last = 0;
+  };
+
+  std::vector<Block> blocks_;
+  std::unordered_map<const Object*, std::size_t> block_of_;
+  std::unordered_map<const Object*, std::size_t> let_body_;
+
+  std::size_t add_block(std::size_t parent, bool closure) {
+    const Block& outer = blocks_[parent];
+    blocks_.push_back({parent, outer.depth + 1, outer.function_depth + (closure ? 1 : 0)});
+    return blocks_.size() - 1;
+  }
+
+  std::size_t common_ancestor(std::size_t a, std::size_t b) const {
+    while (blocks_[a].depth > blocks_[b].depth) {
+      a = blocks_[a].parent;
+    }
+    while (blocks_[b].depth > blocks_[a].depth) {
+      b = blocks_[b].parent;
     }
     while (a != b) {
-      // Scopes of equal depth have jump pointers of equal depth.
-      if (at(a).jump != at(b).jump) {
-        a = at(a).jump;
-        b = at(b).jump;
-      } else {
-        a = at(a).parent;
-        b = at(b).parent;
-      }
+      a = blocks_[a].parent;
+      b = blocks_[b].parent;
     }
     return a;
   }
 
-private:
-  struct Node {
-    std::int32_t parent;
-    std::int32_t jump;
-    std::int32_t depth;
-    std::int32_t function;
-  };
-  std::vector<Node> nodes_;
-
-  const Node& at(std::int32_t id) const { return nodes_[static_cast<std::size_t>(id)]; }
-
-  /// The scope at `depth` enclosing `scope` (depth at most its own).
-  std::int32_t ancestor(std::int32_t scope, std::int32_t depth) const {
-    while (at(scope).depth > depth) {
-      scope = at(at(scope).jump).depth >= depth ? at(scope).jump : at(scope).parent;
+  /// Numbers the blocks in pre-order, so that nesting is a range test.
+  void number() {
+    std::vector<std::size_t> start(blocks_.size() + 1, 0);
+    for (std::size_t b = 1; b < blocks_.size(); ++b) {
+      ++start[blocks_[b].parent + 1];
     }
-    return scope;
+    for (std::size_t b = 1; b < start.size(); ++b) {
+      start[b] += start[b - 1];
+    }
+    std::vector<std::size_t> children(blocks_.size());
+    std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+    for (std::size_t b = 1; b < blocks_.size(); ++b) {
+      children[fill[blocks_[b].parent]++] = b;
+    }
+    std::size_t next = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> stack{{0, start[0]}};
+    blocks_[0].first = next++;
+    while (!stack.empty()) {
+      auto& [block, child] = stack.back();
+      if (child < start[block + 1]) {
+        const std::size_t inner = children[child++];
+        blocks_[inner].first = next++;
+        stack.emplace_back(inner, start[inner]);
+        continue;
+      }
+      blocks_[block].last = next - 1;
+      stack.pop_back();
+    }
   }
 };
 
 /// The rewriting state of EliminateCommonSubexpr for one function.
 ///
-/// Available computations live in one table with an undo log: a scope (a let's body, an
-/// if's branch, a closure's body) records where its log starts and undoes its entries
-/// when it ends, so lookups stay O(1) however deep scopes nest.
-///
-/// A node used in several places is one definition, which the printer binds in the
-/// innermost scope enclosing all its uses (its home), so it is rewritten once and may
-/// use only what is available at its home: met first deep in one branch of an if, it
-/// must not become that branch's let variable (undefined in the other branch), and
-/// rewriting it once per scope would copy the lets inside it, one variable bound at
-/// several sites. Homes are computed before rewriting, on a tree of scopes.
-class CommonSubexprEliminator : public GraphRewriter<CommonSubexprEliminator> {
+/// One post-order map rewrites every node once (a shared node's rewrite is shared by its
+/// uses). Available computations live in one table by structural hash; an entry may
+/// replace a later computation when the entry's block encloses that computation's block.
+/// A let's value is mapped before its body: the callback producing the value's result
+/// makes the let's variable available in the body (or an alias of an earlier variable).
+class CommonSubexprEliminator {
 public:
-  explicit CommonSubexprEliminator(const Expr& root) { place(root); }
-
-  Expr leaf(const Expr& e) {
-    if (const auto* var = e.as<VarNode>()) {
-      if (auto it = aliases_.find(var); it != aliases_.end()) {
-        return it->second;
+  explicit CommonSubexprEliminator(const Function& f) : blocks_(f) {
+    walk(f, [this](const Let& let) {
+      if (let->value.defined()) {
+        value_vars_.emplace(let->value.get(), LetValue{let->var, blocks_.let_body(let.get())});
       }
-    }
-    return e;
+    });
   }
 
-  void enter(const Expr& node, std::size_t index, const std::vector<Expr>& done) {
-    if (const auto* let = node.as<LetNode>(); let != nullptr && index == 1) {
-      open_scope(node, index);
-      const Expr& value = done[0];
-      if (is_candidate(let->value) && value.is<VarNode>()) {
-        // The value became an earlier binding's variable: the body uses that one.
-        aliases_.emplace(let->var.get(), value);
-      } else if (is_candidate(value)) {
-        // Later equal computations in the body reuse the variable rather than the node.
-        add_available(value, let->var, true);
-      }
-    } else if (opens_scope(node, index)) {
-      open_scope(node, index);
-    }
-  }
-
-  void leave(const Expr& node, std::size_t index) {
-    if (opens_scope(node, index)) {
-      close_scope();
-    }
-  }
-
-  Expr post(const Expr& original, Expr rebuilt) {
-    if (const auto* let = original.as<LetNode>()) {
-      return aliases_.contains(let->var.get()) ? rebuilt.as<LetNode>()->body : rebuilt;
-    }
-    if (is_candidate(rebuilt)) {
-      const std::uint64_t hash = hash_of(rebuilt);
-      const std::int32_t home = home_of(original.get());
-      if (auto it = available_.find(hash); it != available_.end()) {
-        for (std::size_t k = it->second.size(); k-- > 0;) {
-          const Available& entry = it->second[k];
-          // A node computed in an enclosing function is computed again in each call of
-          // this closure; a variable is captured.
-          const bool usable = (entry.is_var || scopes_tree_.function_of(entry.scope) ==
-                                                   scopes_tree_.function_of(home)) &&
-                              scopes_tree_.encloses(entry.scope, home);
-          if (usable && same_computation(entry.computation, rebuilt)) {
-            return entry.replacement;
+  Function run(const Function& f) {
+    return map(
+        f, with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
+          if (kind == DefRegionKind::none) {
+            if (auto it = aliases_.find(var.get()); it != aliases_.end()) {
+              return it->second;
+            }
           }
-        }
-      }
-      add_available(rebuilt, rebuilt, false, home);
-    }
-    if (is_hashed_incrementally(rebuilt)) {
-      static_cast<void>(hash_of(rebuilt));
-    }
-    return rebuilt;
+          return var;
+        }),
+        [this](const Mapped<Let>& let) -> Expr {
+          const Expr out =
+              aliases_.contains(let.original()->var.get()) ? let[&LetNode::body] : Expr(let.node());
+          return settle(*let.original(), out);
+        },
+        [this](const Mapped<Call>& call) -> Expr {
+          return settle(*call.original(), share(*call.original(), call.node()));
+        },
+        [this](const Mapped<CallDps>& call) -> Expr {
+          return settle(*call.original(), share(*call.original(), call.node()));
+        },
+        [this](const Mapped<Tuple>& tuple) -> Expr {
+          // Hashed now, from the operands' hashes, so that hashing never recurses deeply.
+          static_cast<void>(hash_of(tuple.node()));
+          return tuple.node();
+        },
+        [this](const Mapped<TupleGetItem>& item) -> Expr {
+          static_cast<void>(hash_of(item.node()));
+          return item.node();
+        });
   }
 
 private:
-  /// A computation available at this point, and what to use instead of recomputing it.
+  /// A computation available from some block on, and what to use instead of recomputing it.
   struct Available {
     Expr computation;
     Expr replacement;
-    /// The scope it is available in (for a node: its home).
-    std::int32_t scope;
+    std::size_t block;
     bool is_var;
   };
-  /// One undoable change: an available computation under `hash`.
-  struct LogEntry {
-    std::uint64_t hash;
+  /// The variable of a let and the block of its body.
+  struct LetValue {
+    Var var;
+    std::size_t body;
   };
 
-  /// Scopes and the home of every node of the input, from `place`.
-  ScopeTree scopes_tree_;
-  std::unordered_map<const Object*, std::int32_t> home_;
-  /// The first scope a node opens (a let's body, an if's first branch, a closure's body);
-  /// an if's second branch is the next one.
-  std::unordered_map<const Object*, std::int32_t> first_scope_;
-  /// The scopes open now, innermost last (the root scope first).
-  std::vector<std::int32_t> open_ids_{0};
-  /// Available computations by structural hash, the innermost last.
+  CseBlocks blocks_;
+  /// The values of the function's lets (input nodes) and the lets' variables.
+  std::unordered_multimap<const Object*, LetValue> value_vars_;
+  /// Available computations by structural hash, in the order they were met.
   std::unordered_map<std::uint64_t, std::vector<Available>> available_;
   /// Let variables dropped because their value was computed already, to the variable
   /// that holds it.
   std::unordered_map<const VarNode*, Expr> aliases_;
   /// Structural hashes of rewritten nodes (kept alive), computed from their operands'.
   std::unordered_map<const Object*, std::pair<ObjectRef, std::uint64_t>> hashes_;
-  std::vector<LogEntry> log_;
-  std::vector<std::size_t> scopes_;
 
-  /// Whether operand `index` of `node` is rewritten in a scope of its own.
-  static bool opens_scope(const Expr& node, std::size_t index) {
-    return (node.is<LetNode>() && index == 1) || (node.is<IfNode>() && index > 0) ||
-           node.is<FunctionNode>();
-  }
-  /// The scope operand `index` of `node` is in, when it opens one.
-  std::int32_t scope_of(const Expr& node, std::size_t index) const {
-    const std::int32_t first = first_scope_.at(node.get());
-    return node.is<IfNode>() ? first + static_cast<std::int32_t>(index) - 1 : first;
-  }
-  std::int32_t home_of(const Object* node) const {
-    auto it = home_.find(node);
-    return it == home_.end() ? open_ids_.back() : it->second;
+  /// The rewrite of candidate `original` (`rebuilt`: with its operands rewritten): an
+  /// earlier equal computation usable in its block, else itself, made available.
+  Expr share(const ExprNode& original, const Expr& rebuilt) {
+    const std::size_t block = blocks_.block_of(&original);
+    const std::uint64_t hash = hash_of(rebuilt);
+    if (auto it = available_.find(hash); it != available_.end()) {
+      for (std::size_t k = it->second.size(); k-- > 0;) {
+        const Available& entry = it->second[k];
+        // A node computed in an enclosing function is computed again in each call of
+        // this closure; a variable is captured.
+        const bool usable =
+            blocks_.within(block, entry.block) &&
+            (entry.is_var || blocks_.function_depth(entry.block) == blocks_.function_depth(block));
+        if (usable && same_computation(entry.computation, rebuilt)) {
+          return entry.replacement;
+        }
+      }
+    }
+    available_[hash].push_back({rebuilt, rebuilt, block, false});
+    return rebuilt;
   }
 
-  /// Computes the home of every node under `root`: the innermost scope enclosing all its
-  /// uses. Parents are placed before their operands (reverse post-order of the DAG).
-  void place(const Expr& root) {
-    if (!is_composite(root)) {
-      return;
-    }
-    // Post-order of the DAG (operands before the nodes using them) with each node's
-    // operands; a node is entered in home_ (as -1, not placed) when first discovered.
-    struct Visit {
-      Expr node;
-      std::vector<Expr> kids;
-      std::size_t next = 0;
-    };
-    std::vector<Visit> order;
-    std::vector<Visit> stack;
-    home_.emplace(root.get(), -1);
-    stack.push_back({root, operands(root)});
-    while (!stack.empty()) {
-      Visit& top = stack.back();
-      if (top.next == top.kids.size()) {
-        order.push_back(std::move(top));
-        stack.pop_back();
-        continue;
-      }
-      const Expr& kid = top.kids[top.next++];
-      if (is_composite(kid) && home_.emplace(kid.get(), -1).second) {
-        stack.push_back({kid, operands(kid)});
+  /// `out`, the result of input node `original`; when that node is a let's value, the
+  /// let's variable becomes an alias of the variable the value became, or stands for the
+  /// computation in the let's body.
+  Expr settle(const ExprNode& original, Expr out) {
+    const auto [first, last] = value_vars_.equal_range(&original);
+    for (auto it = first; it != last; ++it) {
+      const LetValue& let = it->second;
+      if (is_candidate(original) && out.is<VarNode>()) {
+        aliases_.emplace(let.var.get(), out);
+      } else if (is_candidate(*out)) {
+        available_[hash_of(out)].push_back({out, let.var, let.body, true});
       }
     }
-    home_[root.get()] = 0;
-    for (std::size_t k = order.size(); k-- > 0;) {
-      const Expr& node = order[k].node;
-      const std::vector<Expr>& kids = order[k].kids;
-      const std::int32_t home = home_.at(node.get());
-      for (std::size_t index = 0; index < kids.size(); ++index) {
-        std::int32_t use = home;
-        if (opens_scope(node, index)) {
-          const auto [it, added] = first_scope_.emplace(node.get(), 0);
-          if (added) {
-            it->second = scopes_tree_.add(home, node.is<FunctionNode>());
-            if (node.is<IfNode>()) {
-              static_cast<void>(scopes_tree_.add(home, false)); // the second branch
-            }
-          }
-          use = scope_of(node, index);
-        }
-        if (!is_composite(kids[index])) {
-          continue;
-        }
-        std::int32_t& kid_home = home_.at(kids[index].get());
-        kid_home = kid_home < 0 ? use : scopes_tree_.common(kid_home, use);
-      }
-    }
+    return out;
   }
 
   /// Calls and call_dps: the computations this pass shares.
-  static bool is_candidate(const Expr& e) { return e.is<CallNode>() || e.is<CallDpsNode>(); }
-  static bool is_hashed_incrementally(const Expr& e) {
-    return e.is<CallNode>() || e.is<CallDpsNode>() || e.is<TupleNode>() || e.is<TupleGetItemNode>();
+  static bool is_candidate(const Object& e) {
+    return e.dynamic_type_index() == CallNode::type_index ||
+           e.dynamic_type_index() == CallDpsNode::type_index;
   }
 
   /// Whether operands are equal: the same node, or structurally equal.
@@ -299,35 +295,6 @@ private:
            same_operand(x->out_type, y->out_type) && same_operands(x->args, y->args);
   }
 
-  void open_scope(const Expr& node, std::size_t index) {
-    scopes_.push_back(log_.size());
-    open_ids_.push_back(scope_of(node, index));
-  }
-  void close_scope() {
-    const std::size_t start = scopes_.back();
-    scopes_.pop_back();
-    open_ids_.pop_back();
-    while (log_.size() > start) {
-      const LogEntry entry = log_.back();
-      log_.pop_back();
-      auto it = available_.find(entry.hash);
-      it->second.pop_back();
-      if (it->second.empty()) {
-        available_.erase(it);
-      }
-    }
-  }
-
-  /// Makes `computation` available from scope `scope` on (the innermost open scope by
-  /// default), until the innermost open scope closes.
-  void add_available(const Expr& computation, const Expr& replacement, bool is_var,
-                     std::int32_t scope = -1) {
-    const std::uint64_t hash = hash_of(computation);
-    available_[hash].push_back(
-        {computation, replacement, scope < 0 ? open_ids_.back() : scope, is_var});
-    log_.push_back({hash});
-  }
-
   /// A hash that structurally equal nodes share. Calls, tuples and projections combine
   /// their operands' cached hashes, so a chain of nested calls is hashed in linear time
   /// (a StructuralKey would rehash each call's whole subtree); other nodes use
@@ -356,10 +323,6 @@ private:
       }
     } else if (const auto* item = e.as<TupleGetItemNode>()) {
       hash = hash_combine(hash_of(item->tuple), static_cast<std::uint64_t>(item->index));
-    } else if (e.is<VarNode>()) {
-      // A variable equals only itself (same_operand), and the structural hash of a free
-      // variable is the same for all of them: calls on a chain of lets would all collide.
-      hash = hash_combine(hash, static_cast<std::uint64_t>(std::hash<const Object*>{}(e.get())));
     } else {
       hash = structural_hash(e);
     }
@@ -371,7 +334,7 @@ private:
 } // namespace detail
 
 CTIR_INLINE Function eliminate_common_subexpr(const Function& f) {
-  return downcast<FunctionNode>(detail::CommonSubexprEliminator(f).rewrite(f));
+  return detail::CommonSubexprEliminator(f).run(f);
 }
 
 CTIR_INLINE Function EliminateCommonSubexpr::transform_function(Function f, const IRModule&,

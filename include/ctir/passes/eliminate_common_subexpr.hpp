@@ -28,6 +28,9 @@ Function eliminate_common_subexpr(const Function& f);
 ///   node that is evaluated once (printed `%N = ...` and used twice).
 /// A closure body reuses variables of the enclosing function (it captures them) but not
 /// its unbound calls, which a closure would evaluate again anyway.
+/// A node with several uses (a DAG's shared node) is rewritten once, for all of them: it
+/// reuses only what is available in the block that encloses all its uses, so a node both
+/// branches of an if share never takes a variable one branch binds.
 ///
 /// Every graph-level computation is pure in ctir, so sharing changes no result. Operands
 /// are rewritten first, so equal nested calls collapse in one run and the pass is

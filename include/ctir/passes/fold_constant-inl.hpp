@@ -6,9 +6,11 @@
 #include <ctir/core/error.hpp>
 #include <ctir/eval/interpreter.hpp>
 #include <ctir/eval/kernels.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/op_registry.hpp>
-#include <ctir/passes/detail/graph_rewriter.hpp>
 #include <ctir/passes/detail/graph_utils.hpp>
+#include <ctir/traverse/map.hpp>
+#include <ctir/traverse/walk.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -45,50 +47,58 @@ CTIR_INLINE bool is_atomic(const Expr& e) {
 }
 
 /// The rewriting state of FoldConstant for one function.
-class ConstantFolder : public GraphRewriter<ConstantFolder> {
+///
+/// One post-order map does the folding, so every node is rewritten once (a shared node's
+/// result is shared) with no deep native stack. A let's value is mapped before its body:
+/// the callback that produces the value's result records a constant (or a tuple
+/// expression) for the let's variable, so the uses in the body are substituted as they are
+/// met. Values are recognised by the input node (`value_vars_`), collected beforehand.
+class ConstantFolder {
 public:
   explicit ConstantFolder(const IRModule& mod) : interpreter_(mod) {
     eval::ensure_builtin_kernels();
   }
 
-  Expr leaf(const Expr& e) {
-    if (const auto* var = e.as<VarNode>()) {
-      if (auto it = constants_.find(var); it != constants_.end()) {
-        return it->second;
+  Function run(const Function& f) {
+    walk(f, [this](const Let& let) {
+      if (is_constant_operand(let->value)) {
+        constants_.emplace(let->var.get(), let->value);
+      } else if (let->value.defined()) {
+        value_vars_.emplace(let->value.get(), let->var.get());
       }
-    }
-    return e;
-  }
-
-  void enter(const Expr& node, std::size_t index, const std::vector<Expr>& done) {
-    // A let's value is rewritten before its body: a constant one is substituted for the
-    // variable, a literal tuple remembered for projections.
-    if (const auto* let = node.as<LetNode>(); let != nullptr && index == 1) {
-      if (is_constant_operand(done[0])) {
-        constants_.emplace(let->var.get(), done[0]);
-      } else if (done[0].is<TupleNode>()) {
-        tuples_.emplace(let->var.get(), downcast<TupleNode>(done[0]));
-      }
-    }
-  }
-
-  Expr post(const Expr& original, Expr rebuilt) {
-    if (const auto* let = original.as<LetNode>()) {
-      return constants_.contains(let->var.get()) ? rebuilt.as<LetNode>()->body : rebuilt;
-    }
-    if (const auto* branch = rebuilt.as<IfNode>()) {
-      if (const std::optional<bool> cond = constant_condition(branch->cond)) {
-        return *cond ? branch->then_branch : branch->else_branch;
-      }
-      return rebuilt;
-    }
-    if (const auto* item = rebuilt.as<TupleGetItemNode>()) {
-      return project(*item, rebuilt);
-    }
-    if (rebuilt.is<CallNode>()) {
-      return fold_call(downcast<CallNode>(rebuilt));
-    }
-    return rebuilt;
+    });
+    return map(
+        f, with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
+          if (kind == DefRegionKind::none) {
+            if (auto it = constants_.find(var.get()); it != constants_.end()) {
+              return settle(var.get(), it->second);
+            }
+          }
+          return settle(var.get(), var);
+        }),
+        [this](const Mapped<Let>& let) -> Expr {
+          const Expr out = constants_.contains(let.original()->var.get()) ? let[&LetNode::body]
+                                                                          : Expr(let.node());
+          return settle(let.original().get(), out);
+        },
+        [this](const Mapped<If>& branch) -> Expr {
+          const Expr& cond = branch[&IfNode::cond];
+          Expr out = branch.node();
+          if (const std::optional<bool> taken = constant_condition(cond)) {
+            out = *taken ? branch[&IfNode::then_branch] : branch[&IfNode::else_branch];
+          }
+          return settle(branch.original().get(), std::move(out));
+        },
+        [this](const Mapped<TupleGetItem>& item) -> Expr {
+          const TupleGetItem& rebuilt = item.node();
+          return settle(item.original().get(), project(*rebuilt, rebuilt));
+        },
+        [this](const Mapped<Call>& call) -> Expr {
+          return settle(call.original().get(), fold_call(call.node()));
+        },
+        [this](const Mapped<Tuple>& tuple) -> Expr {
+          return settle(tuple.original().get(), tuple.node());
+        });
   }
 
 private:
@@ -97,6 +107,24 @@ private:
   std::unordered_map<const VarNode*, Expr> constants_;
   /// Let-bound variables whose value is a tuple expression, and the tuple.
   std::unordered_map<const VarNode*, Tuple> tuples_;
+  /// Every constant made here (see fold_call).
+  std::vector<Constant> folded_;
+  /// The values of the function's lets (input nodes) and the variables bound to them.
+  std::unordered_multimap<const Object*, const VarNode*> value_vars_;
+
+  /// `out`, the result of input node `original`; when that node is a let's value, the
+  /// let's variable now stands for a constant or a tuple expression it folded to.
+  Expr settle(const Object* original, Expr out) {
+    const auto [first, last] = value_vars_.equal_range(original);
+    for (auto it = first; it != last; ++it) {
+      if (is_constant_operand(out)) {
+        constants_.emplace(it->second, out);
+      } else if (out.is<TupleNode>()) {
+        tuples_.emplace(it->second, downcast<TupleNode>(out));
+      }
+    }
+    return out;
+  }
 
   Expr project(const TupleGetItemNode& item, const Expr& rebuilt) const {
     const TupleNode* tuple = item.tuple.as<TupleNode>();
@@ -142,7 +170,13 @@ private:
       }
       Constant folded = Constant::make(value.as_tensor());
       // A kernel that disagrees with the type relation is not trusted.
-      return types_equal(constant_type(*folded), expected) ? Expr(folded) : Expr(call);
+      if (!types_equal(constant_type(*folded), expected)) {
+        return call;
+      }
+      // The interpreter knows constants by address: the folded ones stay alive while it
+      // runs, so that no later constant takes the address of one that is gone.
+      folded_.push_back(folded);
+      return folded;
     } catch (const Error&) {
       // Ill-typed or failing at evaluation: the error stays where the program has it.
       return call;
@@ -153,7 +187,7 @@ private:
 } // namespace detail
 
 CTIR_INLINE Function fold_constant(const Function& f, const IRModule& mod) {
-  return downcast<FunctionNode>(detail::ConstantFolder(mod).rewrite(f));
+  return detail::ConstantFolder(mod).run(f);
 }
 
 CTIR_INLINE Function FoldConstant::transform_function(Function f, const IRModule& mod,

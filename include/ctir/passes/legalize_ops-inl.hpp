@@ -10,12 +10,11 @@
 #include <ctir/ir/ops.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>
 #include <ctir/ir/type_str.hpp>
-#include <ctir/passes/detail/graph_rewriter.hpp>
-#include <ctir/passes/detail/graph_utils.hpp>
 #include <ctir/passes/detail/legalize_elementwise.hpp>
 #include <ctir/passes/detail/legalize_layout.hpp>
 #include <ctir/passes/detail/legalize_reduction.hpp>
 #include <ctir/passes/detail/type_inference.hpp>
+#include <ctir/traverse/map.hpp>
 #include <ctir/traverse/structural_equal.hpp>
 #include <ctir/traverse/structural_hash.hpp>
 
@@ -292,31 +291,24 @@ private:
   }
 };
 
-/// Rewrites one graph-level function, replacing each lowerable call bottom-up.
-class LegalizeRewriter : public GraphRewriter<LegalizeRewriter> {
-public:
-  LegalizeRewriter(Legalizer& legalizer, const GraphTypeInference& types)
-      : legalizer_(legalizer), types_(types) {}
-
-  Expr post(const Expr& original, Expr rebuilt) {
-    const auto* call = original.as<CallNode>();
-    if (call == nullptr || !call->op.is<OpNode>()) {
-      return rebuilt;
+/// `f` with each lowerable call replaced, bottom-up (a post-order map: a call shared by
+/// several uses is lowered once). The types are those of the input's nodes.
+CTIR_INLINE Function legalize_function(const Function& f, Legalizer& legalizer,
+                                       const GraphTypeInference& types) {
+  return map(f, [&](const Mapped<Call>& mapped) -> Expr {
+    const Call& call = mapped.original();
+    if (!call->op.is<OpNode>()) {
+      return mapped.node();
     }
     std::vector<Type> arg_types;
     for (const Expr& arg : call->args) {
-      arg_types.push_back(types_.type_of(arg.get()));
+      arg_types.push_back(types.type_of(arg.get()));
     }
-    const auto* now = rebuilt.as<CallNode>();
-    Expr lowered =
-        legalizer_.lower(*call, now->args, std::move(arg_types), types_.type_of(original.get()));
-    return lowered.defined() ? lowered : rebuilt;
-  }
-
-private:
-  Legalizer& legalizer_;
-  const GraphTypeInference& types_;
-};
+    Expr lowered = legalizer.lower(*call, mapped[&CallNode::args], std::move(arg_types),
+                                   types.type_of(call.get()));
+    return lowered.defined() ? lowered : Expr(mapped.node());
+  });
+}
 
 /// The module with every lowerable operator call lowered (see LegalizeOps).
 CTIR_INLINE IRModule legalize_module(const IRModule& mod) {
@@ -351,9 +343,9 @@ CTIR_INLINE IRModule legalize_module(const IRModule& mod) {
     }
     GraphTypeInference types(mod, signature);
     (void)types.infer_function(f);
-    const Expr out = LegalizeRewriter(legalizer, types).rewrite(f);
+    const Function out = legalize_function(f, legalizer, types);
     if (!out.same_as(f)) {
-      changed.emplace_back(mod.global_at(i)->name, downcast<FunctionNode>(out));
+      changed.emplace_back(mod.global_at(i)->name, out);
     }
   }
   if (changed.empty()) {

@@ -4,9 +4,11 @@
 #include <ctir/passes/to_a_normal_form.hpp>
 
 #include <ctir/core/error.hpp>
-#include <ctir/passes/detail/graph_rewriter.hpp>
+#include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/passes/detail/graph_utils.hpp>
 #include <ctir/passes/detail/type_inference.hpp>
+#include <ctir/traverse/map.hpp>
+#include <ctir/traverse/walk.hpp>
 
 #include <array>
 #include <cstddef>
@@ -27,23 +29,27 @@ namespace detail {
 /// computation is bound in the innermost scope that contains all its uses (their lowest
 /// common ancestor), so a node shared by both branches of an if is bound before the if,
 /// and one used by a single branch stays inside it. Scopes are found top-down over the
-/// DAG in reverse post-order (every user before what it uses), iteratively.
+/// DAG in reverse post-order (every user before what it uses), without recursion.
 class AnfScopes {
 public:
   static constexpr std::size_t root = 0;
 
   explicit AnfScopes(const Function& f) : scopes_{{root, 0}} {
-    for (const Var& param : f->params) {
-      names_.insert(param->name);
-    }
-    if (!f->body.defined() || !is_composite(f->body)) {
-      note_name(f->body);
+    walk(f, [this](const Var& var) { names_.insert(var->name); });
+    if (!f->body.defined()) {
       return;
     }
-    const std::vector<Expr> order = post_order(f->body);
+    walk(f->body, [this](const Expr& e) {
+      if (is_composite(e)) {
+        order_.push_back(e);
+      }
+    });
+    if (order_.empty()) {
+      return;
+    }
     scope_of_.emplace(f->body.get(), root);
-    for (std::size_t k = order.size(); k-- > 0;) {
-      const Expr& node = order[k];
+    for (std::size_t k = order_.size(); k-- > 0;) {
+      const Expr& node = order_[k];
       const std::size_t scope = scope_of_.at(node.get());
       const std::vector<Expr> kids = operands(node);
       std::array<std::size_t, 3> inner{scope, scope, scope};
@@ -75,64 +81,23 @@ public:
     return children_.at(node)[index];
   }
   std::size_t size() const noexcept { return scopes_.size(); }
-  /// The names of the function's graph-level variables (parameters, let variables, uses).
+  /// The names of the function's variables.
   const std::unordered_set<std::string>& names() const noexcept { return names_; }
+  /// The composite nodes of the function's body, each once, in evaluation order (a
+  /// post-order walk's).
+  const std::vector<Expr>& order() const noexcept { return order_; }
 
 private:
   struct Scope {
     std::size_t parent;
     std::size_t depth;
   };
-  struct Frame {
-    Expr node;
-    std::vector<Expr> kids;
-    std::size_t next = 0;
-  };
-
   std::vector<Scope> scopes_;
   std::unordered_map<const Object*, std::size_t> scope_of_;
   /// The scopes an if's branches (indices 1, 2) or a closure's body (index 0) open.
   std::unordered_map<const Object*, std::array<std::size_t, 3>> children_;
   std::unordered_set<std::string> names_;
-
-  void note_name(const Expr& e) {
-    if (const auto* var = e.as<VarNode>()) {
-      names_.insert(var->name);
-    }
-  }
-
-  /// The composite nodes under `root`, each once, every node after its operands.
-  std::vector<Expr> post_order(const Expr& body) {
-    std::vector<Expr> order;
-    std::unordered_set<const Object*> seen{body.get()};
-    std::vector<Frame> stack;
-    stack.push_back({body, operands(body)});
-    while (!stack.empty()) {
-      Frame& top = stack.back();
-      if (top.next < top.kids.size()) {
-        Expr kid = top.kids[top.next++];
-        if (kid.defined() && is_composite(kid)) {
-          if (seen.insert(kid.get()).second) {
-            std::vector<Expr> kids = operands(kid);
-            stack.push_back({std::move(kid), std::move(kids)});
-          }
-        } else {
-          note_name(kid);
-        }
-        continue;
-      }
-      if (const auto* let = top.node.as<LetNode>()) {
-        note_name(let->var);
-      } else if (const auto* fn = top.node.as<FunctionNode>()) {
-        for (const Var& param : fn->params) {
-          names_.insert(param->name);
-        }
-      }
-      order.push_back(std::move(top.node));
-      stack.pop_back();
-    }
-    return order;
-  }
+  std::vector<Expr> order_;
 
   std::size_t add_scope(std::size_t parent) {
     scopes_.push_back({parent, scopes_[parent].depth + 1});
@@ -156,23 +121,80 @@ private:
 
 /// The rewriting state of ToANormalForm for one (typed) function.
 ///
-/// Each scope collects its bindings in evaluation order; a computation reached for the
-/// first time is appended to the list of its own scope (which is open: it contains the
-/// use), so a node that an if's branches share lands before the if, whose binding follows
-/// once its branches are done. A scope's list is wrapped around its result as a chain of
-/// lets when the if or closure that opens it is rebuilt (the body's at the end). Bindings
-/// that come from the input's lets reuse those lets when nothing in them changed, so
-/// A-normal input comes back as the same object.
-class AnfConverter : public GraphRewriter<AnfConverter> {
+/// One post-order map rewrites the body; its callbacks bind computations. Each scope
+/// collects its bindings in evaluation order; a computation is appended to the list of its
+/// own scope (which is open: it contains the use) when the map finishes it, so a node that
+/// an if's branches share lands before the if, whose binding follows once its branches are
+/// done. A scope's list is wrapped around its result as a chain of lets when the if or
+/// closure that opens it is rebuilt (the body's at the end). Bindings that come from the
+/// input's lets reuse those lets when nothing in them changed, so A-normal input comes
+/// back as the same object.
+///
+/// A post-order map finishes the composite nodes in the order a post-order walk meets
+/// them (the same children in the same order, each shared node once), so the callback
+/// knows which input node it finishes from AnfScopes::order; scopes and types are those
+/// of the input nodes.
+class AnfConverter {
 public:
   AnfConverter(const Function& f, const GraphTypeInference& types)
-      : scopes_(f), types_(types), lists_(scopes_.size()) {}
+      : scopes_(f), types_(types), lists_(scopes_.size()) {
+    // A computation first reached as a let's value, in the let's scope, is bound to the
+    // let's own variable rather than to a new one.
+    std::unordered_set<const Object*> seen;
+    walk(
+        f,
+        [&](const Expr& e) {
+          if (!is_composite(e)) {
+            return;
+          }
+          if (const auto* let = e.as<LetNode>()) {
+            lets_.emplace(let->var.get(), let);
+            const Expr& value = let->value;
+            if (value.defined() && is_composite(value) && !value.is<LetNode>() &&
+                !seen.contains(value.get()) &&
+                scopes_.scope_of(value.get()) == scopes_.scope_of(let)) {
+              named_.emplace(value.get(), downcast<LetNode>(e));
+            }
+          }
+          seen.insert(e.get());
+        },
+        pre_order);
+  }
 
   Function run(const Function& f) {
     if (!f->body.defined()) {
       return f;
     }
-    const Expr result = rewrite(f->body);
+    const Expr result =
+        map(f->body, with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Var {
+              if (kind == DefRegionKind::def_simple) {
+                if (auto it = lets_.find(var.get()); it != lets_.end()) {
+                  start_let(*it->second);
+                }
+              }
+              return var;
+            }),
+            [this](const Expr& rebuilt) -> Expr {
+              if (!is_composite(rebuilt)) {
+                return rebuilt;
+              }
+              const std::vector<Expr>& order = scopes_.order();
+              if (next_ >= order.size() ||
+                  order[next_]->dynamic_type_index() != rebuilt->dynamic_type_index()) {
+                throw NodeError(rebuilt, "ctir: ToANormalForm: the map met the nodes in an order "
+                                         "the walk did not");
+              }
+              const Expr& original = order[next_++];
+              Expr out = finish(original, rebuilt);
+              if (auto it = waiting_.find(original.get()); it != waiting_.end()) {
+                for (const LetNode* let : it->second) {
+                  push(scopes_.scope_of(let), let->var, out, Let::borrow(let));
+                }
+                waiting_.erase(it);
+              }
+              results_.emplace(original.get(), out);
+              return out;
+            });
     const Expr body = wrap(AnfScopes::root, result);
     if (body.same_as(f->body)) {
       return f;
@@ -180,63 +202,6 @@ public:
     auto copy = clone_object(*f);
     copy->body = body;
     return std::move(copy).publish();
-  }
-
-  void enter(const Expr& node, std::size_t index, const std::vector<Expr>& done) {
-    const auto* let = node.as<LetNode>();
-    if (let == nullptr) {
-      return;
-    }
-    const Expr& value = let->value;
-    if (index == 0) {
-      // A computation first reached as a let's value, in the let's scope, is bound to the
-      // let's own variable rather than to a new one.
-      if (value.defined() && is_composite(value) && !value.is<LetNode>() &&
-          find_memo(value.get()) == nullptr &&
-          scopes_.scope_of(value.get()) == scopes_.scope_of(node.get())) {
-        named_.emplace(value.get(), downcast<LetNode>(node));
-      }
-      return;
-    }
-    if (index == 1) {
-      auto it = named_.find(value.get());
-      if (it == named_.end() || !it->second.same_as(node)) {
-        push(scopes_.scope_of(node.get()), let->var, done[0], downcast<LetNode>(node));
-      }
-    }
-  }
-
-  Expr post(const Expr& original, Expr rebuilt) {
-    if (original.is<LetNode>()) {
-      // The binding is in its scope's list already; the let stands for its body's value.
-      return rebuilt.as<LetNode>()->body;
-    }
-    if (const auto* branch = rebuilt.as<IfNode>()) {
-      const auto* old = original.as<IfNode>();
-      Expr then_branch = wrap(scopes_.inner_scope(old, 1), branch->then_branch);
-      Expr else_branch = wrap(scopes_.inner_scope(old, 2), branch->else_branch);
-      if (!branch->cond.same_as(old->cond) || !then_branch.same_as(old->then_branch) ||
-          !else_branch.same_as(old->else_branch)) {
-        auto copy = clone_object(*old);
-        copy->cond = branch->cond;
-        copy->then_branch = std::move(then_branch);
-        copy->else_branch = std::move(else_branch);
-        rebuilt = std::move(copy).publish();
-      } else {
-        rebuilt = original;
-      }
-    } else if (const auto* fn = rebuilt.as<FunctionNode>()) {
-      const auto* old = original.as<FunctionNode>();
-      Expr body = wrap(scopes_.inner_scope(old, 0), fn->body);
-      if (!body.same_as(old->body)) {
-        auto copy = clone_object(*old);
-        copy->body = std::move(body);
-        rebuilt = std::move(copy).publish();
-      } else {
-        rebuilt = original;
-      }
-    }
-    return bind(original, std::move(rebuilt));
   }
 
 private:
@@ -250,11 +215,73 @@ private:
 
   AnfScopes scopes_;
   const GraphTypeInference& types_;
+  /// Let variables to their lets.
+  std::unordered_map<const VarNode*, const LetNode*> lets_;
+  /// Values whose lets have started, to those lets: bound once the value is finished.
+  std::unordered_map<const Object*, std::vector<const LetNode*>> waiting_;
+  /// What each finished composite input node became.
+  std::unordered_map<const Object*, Expr> results_;
+  /// The next node of AnfScopes::order the map finishes.
+  std::size_t next_ = 0;
   /// The bindings of each scope, by scope index, in evaluation order.
   std::vector<std::vector<Binding>> lists_;
   /// Computations bound to the variable of the input let whose value they are.
   std::unordered_map<const Object*, Let> named_;
   std::size_t next_name_ = 0;
+
+  /// A let's variable is met (it comes before the value): the let's binding follows its
+  /// value's, now if the value has none to make, else once the value is finished.
+  void start_let(const LetNode& let) {
+    const Expr& value = let.value;
+    if (value.defined() && is_composite(value)) {
+      if (auto it = named_.find(value.get()); it != named_.end() && it->second.get() == &let) {
+        return; // bound to this let's variable when finished
+      }
+      if (auto it = results_.find(value.get()); it != results_.end()) {
+        push(scopes_.scope_of(&let), let.var, it->second, Let::borrow(&let));
+      } else {
+        waiting_[value.get()].push_back(&let);
+      }
+      return;
+    }
+    push(scopes_.scope_of(&let), let.var, value, Let::borrow(&let));
+  }
+
+  /// What composite input node `original` becomes, given `rebuilt` (the node with its
+  /// operands rewritten).
+  Expr finish(const Expr& original, const Expr& rebuilt) {
+    if (original.is<LetNode>()) {
+      // The binding is in its scope's list already; the let stands for its body's value.
+      return rebuilt.as<LetNode>()->body;
+    }
+    Expr node = rebuilt;
+    if (const auto* branch = rebuilt.as<IfNode>()) {
+      const auto* old = original.as<IfNode>();
+      Expr then_branch = wrap(scopes_.inner_scope(old, 1), branch->then_branch);
+      Expr else_branch = wrap(scopes_.inner_scope(old, 2), branch->else_branch);
+      if (!branch->cond.same_as(old->cond) || !then_branch.same_as(old->then_branch) ||
+          !else_branch.same_as(old->else_branch)) {
+        auto copy = clone_object(*old);
+        copy->cond = branch->cond;
+        copy->then_branch = std::move(then_branch);
+        copy->else_branch = std::move(else_branch);
+        node = std::move(copy).publish();
+      } else {
+        node = original;
+      }
+    } else if (const auto* fn = rebuilt.as<FunctionNode>()) {
+      const auto* old = original.as<FunctionNode>();
+      Expr body = wrap(scopes_.inner_scope(old, 0), fn->body);
+      if (!body.same_as(old->body)) {
+        auto copy = clone_object(*old);
+        copy->body = std::move(body);
+        node = std::move(copy).publish();
+      } else {
+        node = original;
+      }
+    }
+    return bind(original, std::move(node));
+  }
 
   void push(std::size_t scope, Var var, Expr value, Let let) {
     lists_[scope].push_back({std::move(var), std::move(value), std::move(let)});

@@ -46,9 +46,8 @@ std::string type_text(const Type& type);
 /// site (read from the type's hooks).
 bool is_operand_field(const FieldInfo& field) noexcept;
 
-/// Whether `e` has graph-level operands the rewriter descends into (calls, tuples,
-/// projections, lets, ifs, closures, call_dps, and any node type with an ir.Expr field);
-/// everything else is a leaf.
+/// Whether `e` has graph-level operands (calls, tuples, projections, lets, ifs, closures,
+/// call_dps, and any node type with an ir.Expr field); everything else is a leaf.
 bool is_composite(const Expr& e);
 
 /// The operands of a composite node, in field order, which is evaluation order: a call's
