@@ -152,6 +152,28 @@ TEST_CASE("map rebuilds only the path from a replacement to the root") {
   CHECK(add->b.as<IntImmNode>()->value == 10);
 }
 
+TEST_CASE("a callback on BinaryExprNode sees every binary operator, each rebuilt as itself") {
+  Var x = Var::make("x", DataType::int32());
+  Var y = Var::make("y", DataType::int32());
+  PrimExpr root = ((x + 1) * (x - 2)) / 3;
+  int operators = 0;
+  walk(root, [&](const Ref<BinaryExprNode>&) { ++operators; });
+  CHECK(operators == 4);
+  CHECK(map(root, [](const Ref<BinaryExprNode>& e) -> PrimExpr { return e; }).same_as(root));
+  // No callback matches an operator here: they share one copy of the map's code, which
+  // must still rebuild each with its own type.
+  PrimExpr out = map(root, [&](const Var& v) -> PrimExpr { return v.same_as(x) ? y : v; });
+  const auto* div = out.as<DivNode>();
+  REQUIRE(div != nullptr);
+  const auto* mul = div->a.as<MulNode>();
+  REQUIRE(mul != nullptr);
+  REQUIRE(mul->a.as<AddNode>() != nullptr);
+  REQUIRE(mul->b.as<SubNode>() != nullptr);
+  CHECK(mul->a.as<AddNode>()->a.same_as(y));
+  CHECK(mul->b.as<SubNode>()->a.same_as(y));
+  CHECK(div->b.same_as(root.as<DivNode>()->b));
+}
+
 TEST_CASE("a changed leaf costs one allocation per node on its path") {
   AddOne add_one;
   const long before = allocations.load();
