@@ -117,24 +117,13 @@ TEST_CASE("FoldConstant takes a DAG of 1000 bindings each used twice in stride")
   const Type type = TensorType::make({2}, DataType::float32());
   const Var x = Var::make("x", type);
   const Var y = Var::make("y", type);
-  Expr older = x;
-  Expr newer = y;
-  for (int k = 0; k < 1000; ++k) {
-    Expr next = Call::make(Op::make("add"), {newer, older});
-    older = newer;
-    newer = std::move(next);
-  }
-  const Function f = Function::make({x, y}, newer);
+  const Function f = Function::make({x, y}, fibonacci_dag(x, y, 1000));
   CHECK(passes::fold_constant(f).same_as(f));
 
-  older = Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {0.0, 1.0}));
-  newer = Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {1.0, 0.0}));
-  for (int k = 0; k < 1000; ++k) {
-    Expr next = Call::make(Op::make("add"), {newer, older});
-    older = newer;
-    newer = std::move(next);
-  }
-  CHECK(passes::fold_constant(Function::make({}, newer))->body.is<ConstantNode>());
+  const Expr constants = fibonacci_dag(
+      Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {0.0, 1.0})),
+      Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {1.0, 0.0})), 1000);
+  CHECK(passes::fold_constant(Function::make({}, constants))->body.is<ConstantNode>());
 }
 
 TEST_CASE("FoldConstant folds a chain of 100000 nested calls without a deep native stack") {

@@ -271,13 +271,7 @@ TEST_CASE("ToANormalForm binds each node of a DAG of 1000 bindings used twice on
   // %k = add(%k-1, %k-2): 2^1000 paths, so this finishes only if each node is met once.
   const Var x = Var::make("x", tensor2());
   const Var y = Var::make("y", tensor2());
-  Expr older = x;
-  Expr newer = y;
-  for (int k = 0; k < 1000; ++k) {
-    Expr next = Call::make(Op::make("add"), {newer, older});
-    older = newer;
-    newer = std::move(next);
-  }
+  const Expr newer = fibonacci_dag(x, y, 1000);
   const Function f = Function::make({x, y}, newer, tensor2(), {}, "main");
   const Function out = passes::to_a_normal_form(f);
   std::size_t lets = 0;

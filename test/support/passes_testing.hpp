@@ -8,6 +8,7 @@
 #include <ctir/eval/interpreter.hpp>
 #include <ctir/eval/kernels.hpp>
 #include <ctir/eval/random_inputs.hpp>
+#include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/passes/infer_type.hpp>
 #include <ctir/text/parser.hpp>
@@ -263,6 +264,19 @@ inline std::vector<IRModule> well_typed_generated_modules(std::size_t count) {
     }
   }
   return typed;
+}
+
+/// `%k = add(%k-1, %k-2)` for `bindings` bindings from `x` and `y`: every node is used
+/// twice and there are 2^bindings paths, so a pass finishes only if it meets each node once.
+inline Expr fibonacci_dag(const Expr& x, const Expr& y, int bindings) {
+  Expr older = x;
+  Expr newer = y;
+  for (int k = 0; k < bindings; ++k) {
+    Expr next = Call::make(Op::make("add"), {newer, older});
+    older = newer;
+    newer = std::move(next);
+  }
+  return newer;
 }
 
 } // namespace ctir::testing

@@ -60,7 +60,7 @@ public:
         }
         auto [it, first] = block_of_.try_emplace(kids[i].get(), use);
         if (!first) {
-          it->second = common_ancestor(it->second, use);
+          it->second = common_ancestor(blocks_, it->second, use);
         }
       }
     }
@@ -98,20 +98,6 @@ private:
     const Block& outer = blocks_[parent];
     blocks_.push_back({parent, outer.depth + 1, outer.function_depth + (closure ? 1 : 0)});
     return blocks_.size() - 1;
-  }
-
-  std::size_t common_ancestor(std::size_t a, std::size_t b) const {
-    while (blocks_[a].depth > blocks_[b].depth) {
-      a = blocks_[a].parent;
-    }
-    while (blocks_[b].depth > blocks_[a].depth) {
-      b = blocks_[b].parent;
-    }
-    while (a != b) {
-      a = blocks_[a].parent;
-      b = blocks_[b].parent;
-    }
-    return a;
   }
 
   /// Numbers the blocks in pre-order, so that nesting is a range test.

@@ -68,7 +68,7 @@ public:
         const std::size_t use = inner[i < inner.size() ? i : 0];
         auto [it, first] = scope_of_.try_emplace(kids[i].get(), use);
         if (!first) {
-          it->second = common_ancestor(it->second, use);
+          it->second = common_ancestor(scopes_, it->second, use);
         }
       }
     }
@@ -102,20 +102,6 @@ private:
   std::size_t add_scope(std::size_t parent) {
     scopes_.push_back({parent, scopes_[parent].depth + 1});
     return scopes_.size() - 1;
-  }
-
-  std::size_t common_ancestor(std::size_t a, std::size_t b) const {
-    while (scopes_[a].depth > scopes_[b].depth) {
-      a = scopes_[a].parent;
-    }
-    while (scopes_[b].depth > scopes_[a].depth) {
-      b = scopes_[b].parent;
-    }
-    while (a != b) {
-      a = scopes_[a].parent;
-      b = scopes_[b].parent;
-    }
-    return a;
   }
 };
 

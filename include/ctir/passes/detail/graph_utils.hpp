@@ -7,6 +7,7 @@
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/type.hpp>
 
+#include <cstddef>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -54,6 +55,24 @@ bool is_composite(const Expr& e);
 /// callee then its arguments, a let's value then its body, an if's condition then its
 /// branches, a closure's body.
 std::vector<Expr> operands(const Expr& e);
+
+/// The innermost scope enclosing scopes `a` and `b` of a tree stored as records with a
+/// `parent` index and a `depth` (the scope trees of EliminateCommonSubexpr and
+/// ToANormalForm, which place a shared node where all its uses are).
+template <class Scope>
+std::size_t common_ancestor(const std::vector<Scope>& scopes, std::size_t a, std::size_t b) {
+  while (scopes[a].depth > scopes[b].depth) {
+    a = scopes[a].parent;
+  }
+  while (scopes[b].depth > scopes[a].depth) {
+    b = scopes[b].parent;
+  }
+  while (a != b) {
+    a = scopes[a].parent;
+    b = scopes[b].parent;
+  }
+  return a;
+}
 
 } // namespace ctir::passes::detail
 
