@@ -88,7 +88,7 @@ struct slots_of : slots_storage<C, std::make_index_sequence<field_count_v<C>>>::
 template <class C>
 Ref<C> materialize(const C& original, slots_of<C>& slots) {
   constexpr std::size_t n = field_count_v<C>;
-  if constexpr (std::is_default_constructible_v<C>) {
+  if constexpr (std::is_default_constructible_v<C> && !C::is_abstract_type) {
     Owned<C> node = make_object_like(original);
     [&]<std::size_t... I>(std::index_sequence<I...>) CTIR_DETAIL_INLINE_LAMBDA {
       (
@@ -113,7 +113,15 @@ Ref<C> materialize(const C& original, slots_of<C>& slots) {
     (std::make_index_sequence<n>{});
     return std::move(node).publish();
   } else {
-    Owned<C> node = clone_object(original);
+    // A copy has every field already: only the changed children are set. (An abstract C is
+    // a layout its subclasses share; only the original's descriptor can copy it.)
+    Owned<C> node = [&] {
+      if constexpr (C::is_abstract_type) {
+        return make_object_like(original);
+      } else {
+        return clone_object(original);
+      }
+    }();
     [&]<std::size_t... I>(std::index_sequence<I...>) CTIR_DETAIL_INLINE_LAMBDA {
       (
           [&]() CTIR_DETAIL_INLINE_LAMBDA {
