@@ -7,6 +7,12 @@
 
 namespace ctir {
 
+CTIR_INLINE Attrs::Attrs(const Attrs& other) = default;
+CTIR_INLINE Attrs::Attrs(Attrs&& other) noexcept = default;
+CTIR_INLINE Attrs& Attrs::operator=(const Attrs& other) = default;
+CTIR_INLINE Attrs& Attrs::operator=(Attrs&& other) noexcept = default;
+CTIR_INLINE Attrs::~Attrs() = default;
+
 CTIR_INLINE Attrs::Attrs(std::initializer_list<std::pair<std::string, AttrValue>> entries) {
   for (const auto& [key, value] : entries) {
     set(key, value);

@@ -26,6 +26,13 @@ class Attrs {
 public:
   Attrs() = default;
   Attrs(std::initializer_list<std::pair<std::string, AttrValue>> entries);
+  // Out of line: a node that holds attributes is copied by every map that rebuilds it, and
+  // the copy of a vector of variants is code each such call site would compile again.
+  Attrs(const Attrs& other);
+  Attrs(Attrs&& other) noexcept;
+  Attrs& operator=(const Attrs& other);
+  Attrs& operator=(Attrs&& other) noexcept;
+  ~Attrs();
 
   /// Sets (or replaces) an attribute.
   Attrs& set(std::string_view key, AttrValue value);

@@ -299,24 +299,6 @@ protected:
     }
   }
 
-  /// Records element j of an array field once the array or the element has changed (out
-  /// of line: while nothing changes, the caller skips it with one test).
-  template <class E>
-  CTIR_DETAIL_NOINLINE static void add_array_item(array_slot<E>& slot,
-                                                  const std::vector<Ref<E>>& items, std::size_t j,
-                                                  node_slot<E>&& element) {
-    if (element.changed) [[unlikely]] {
-      if (!slot.changed) {
-        slot.items.reserve(items.size());
-        slot.items.assign(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(j));
-        slot.changed = true;
-      }
-      slot.items.push_back(std::move(element.ref));
-    } else if (slot.changed) {
-      slot.items.push_back(items[j]);
-    }
-  }
-
   /// Calls f(std::integral_constant<DefRegionKind, region>) for a region known at run time.
   template <class F>
   static decltype(auto) with_region(DefRegionKind region, F&& f) {

@@ -60,6 +60,24 @@ struct array_slot {
 };
 struct no_slot {};
 
+/// Records element j of an array field once the array or the element has changed (out of
+/// line: while nothing changes, the caller skips it with one test; outside the engine, so
+/// that every map call site of a program shares one copy per element type).
+template <class E>
+CTIR_DETAIL_NOINLINE void add_array_item(array_slot<E>& slot, const std::vector<Ref<E>>& items,
+                                         std::size_t j, node_slot<E>&& element) {
+  if (element.changed) [[unlikely]] {
+    if (!slot.changed) {
+      slot.items.reserve(items.size());
+      slot.items.assign(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(j));
+      slot.changed = true;
+    }
+    slot.items.push_back(std::move(element.ref));
+  } else if (slot.changed) {
+    slot.items.push_back(items[j]);
+  }
+}
+
 template <class F>
 struct slot_type {
   using type = no_slot;
