@@ -106,16 +106,43 @@ struct successor_ids {
   static constexpr auto value = make(type_successors_t<T>{});
 };
 
+/// The edges of the type graph over Universe (successor positions), computed once per
+/// universe: every traversal of the same root type shares them.
+template <class Universe>
+struct universe_edges;
 template <class... Ts>
-constexpr std::size_t position_of_id(std::uint32_t id) noexcept {
-  constexpr std::array<std::uint32_t, sizeof...(Ts)> ids{Ts::type_index...};
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] == id) {
-      return i;
-    }
-  }
-  return npos;
-}
+struct universe_edges<type_list<Ts...>> {
+  static constexpr std::size_t count = (successor_ids<Ts>::value.size() + ... + 0);
+  struct table {
+    std::array<std::size_t, count + 1> from{};
+    std::array<std::size_t, count + 1> to{};
+  };
+  static constexpr table value = [] {
+    table t;
+    constexpr std::array<std::uint32_t, sizeof...(Ts)> ids{Ts::type_index...};
+    const auto position = [&](std::uint32_t id) {
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] == id) {
+          return i;
+        }
+      }
+      return npos;
+    };
+    std::size_t edge = 0;
+    std::size_t owner = 0;
+    (
+        [&] {
+          for (std::uint32_t id : successor_ids<Ts>::value) {
+            t.from[edge] = owner;
+            t.to[edge] = position(id);
+            ++edge;
+          }
+          ++owner;
+        }(),
+        ...);
+    return t;
+  }();
+};
 
 /// `contains[i]`: whether a field of static type Universe[i] may hold, at any depth, a node
 /// that Matcher matches. Matcher::template direct<T>() says whether T itself is a hit (for
@@ -125,30 +152,18 @@ struct contain_table;
 template <class... Ts, class Matcher>
 struct contain_table<type_list<Ts...>, Matcher> {
   static constexpr std::size_t size = sizeof...(Ts);
-  static constexpr std::size_t edge_count = (successor_ids<Ts>::value.size() + ... + 0);
 
   static constexpr std::array<bool, size> compute() noexcept {
     std::array<bool, size> contains{Matcher::template direct<Ts>()...};
-    std::array<std::size_t, edge_count + 1> from{};
-    std::array<std::size_t, edge_count + 1> to{};
-    std::size_t edge = 0;
-    std::size_t owner = 0;
-    (
-        [&] {
-          for (std::uint32_t id : successor_ids<Ts>::value) {
-            from[edge] = owner;
-            to[edge] = position_of_id<Ts...>(id);
-            ++edge;
-          }
-          ++owner;
-        }(),
-        ...);
+    using edges = universe_edges<type_list<Ts...>>;
     // Propagate "contains" backwards along the edges until nothing changes; cycles are fine.
     for (bool changed = true; changed;) {
       changed = false;
-      for (std::size_t e = 0; e < edge_count; ++e) {
-        if (!contains[from[e]] && to[e] != npos && contains[to[e]]) {
-          contains[from[e]] = true;
+      for (std::size_t e = 0; e < edges::count; ++e) {
+        const std::size_t from = edges::value.from[e];
+        const std::size_t to = edges::value.to[e];
+        if (!contains[from] && to != npos && contains[to]) {
+          contains[from] = true;
           changed = true;
         }
       }
