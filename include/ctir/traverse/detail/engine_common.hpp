@@ -163,6 +163,21 @@ CTIR_DETAIL_ALWAYS_INLINE decltype(auto) dispatch_family(const E& node, F&& f,
   }
 }
 
+/// The largest family whose members a static traversal compiles code for. Each member's code
+/// holds a switch over the family at each field of the family's type, so a call site's code
+/// grows with (members x members); for a larger family, a traversal compiles code only for
+/// the members its callbacks handle and walks or rebuilds the others through their field
+/// tables (the runtime layer's path), so that a program with many passes over a large family
+/// compiles in time linear in passes x handled types. ctir's own families are below it (the
+/// largest, Object's, has 45 members; Expr's 34) and keep the fully compiled path that the
+/// performance bars are measured on.
+inline constexpr std::size_t inline_dispatch_limit = 48;
+
+/// Whether a field of static type E is dispatched out of line (see inline_dispatch_limit).
+template <class E>
+inline constexpr bool dispatched_out_of_line_v =
+    !(!E::is_abstract_type && std::is_final_v<E>)&&family_t<E>::size > inline_dispatch_limit;
+
 /// Calls f(child, region) for the children of a node known only at run time, through its
 /// field table, in field order (or reversed, to push them on a stack).
 template <bool Reversed, class F>

@@ -76,13 +76,25 @@ public:
       }
       return;
     }
-    mapped_ref result = dispatch_family(
-        *node,
-        [&](const auto& concrete_node)
-            CTIR_DETAIL_INLINE_LAMBDA -> mapped_ref { return map_concrete<Region>(concrete_node); },
-        [&](const Object& other) -> mapped_ref { return map_deep(other, Region); });
+    mapped_ref result = map_member<E, Region>(*node);
     if (result.defined()) [[unlikely]] {
       store(slot, std::move(result), *node);
+    }
+  }
+
+  /// Maps a node of E's family: inline over the family's members, or through one out-of-line
+  /// switch for a large family (see inline_dispatch_limit).
+  template <class E, DefRegionKind Region>
+  CTIR_DETAIL_ALWAYS_INLINE mapped_ref map_member(const E& node) {
+    if constexpr (dispatched_out_of_line_v<E>) {
+      return map_family<E, Region>(node);
+    } else {
+      return dispatch_family(
+          node,
+          [&](const auto& concrete_node) CTIR_DETAIL_INLINE_LAMBDA -> mapped_ref {
+            return map_concrete<Region>(concrete_node);
+          },
+          [&](const Object& other) -> mapped_ref { return map_deep(other, Region); });
     }
   }
 
@@ -211,6 +223,19 @@ protected:
     } else {
       return {};
     }
+  }
+
+  /// A node in a field of a large family's type (see inline_dispatch_limit): one
+  /// out-of-line switch per map and region over the family's members that a callback
+  /// handles; any other member, and its subtree, is mapped through the field tables.
+  template <class E, DefRegionKind Region>
+  CTIR_DETAIL_NOINLINE mapped_ref map_family(const E& node) {
+    return dispatch_list(
+        handled_types_t<Set, family_t<E>>{}, node,
+        [&](const auto& concrete_node) -> mapped_ref {
+          return map_concrete<Region>(concrete_node);
+        },
+        [&](const Object& other) -> mapped_ref { return map_deep(other, Region); });
   }
 
   /// A node with children to map: one out-of-line function per type and region, the only

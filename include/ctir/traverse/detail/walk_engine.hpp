@@ -187,13 +187,16 @@ public:
     }
     if constexpr (Region == DefRegionKind::def_pattern) {
       return walk_in_pattern(*node);
+    } else if constexpr (dispatched_out_of_line_v<E>) {
+      return walk_family<E, Region>(*node);
+    } else {
+      return dispatch_family(
+          *node,
+          [&](const auto& concrete_node) CTIR_DETAIL_INLINE_LAMBDA -> step_result {
+            return walk_concrete<Region, Host, InParent>(concrete_node);
+          },
+          [&](const Object& other) -> step_result { return walk_deep(&other, Region); });
     }
-    return dispatch_family(
-        *node,
-        [&](const auto& concrete_node) CTIR_DETAIL_INLINE_LAMBDA -> step_result {
-          return walk_concrete<Region, Host, InParent>(concrete_node);
-        },
-        [&](const Object& other) -> step_result { return walk_deep(&other, Region); });
   }
 
   /// Whether a field of static type E can lead to a matched node.
@@ -296,7 +299,7 @@ private:
   /// so that the walk of every other field is the same code whatever encloses it.
   template <class E, DefRegionKind Region, class Host, bool InParent>
   static constexpr bool leads_back_to_host() noexcept {
-    if constexpr (std::is_void_v<Host>) {
+    if constexpr (std::is_void_v<Host> || dispatched_out_of_line_v<E>) {
       return false;
     } else if constexpr (!E::is_abstract_type && std::is_final_v<E>) {
       return (InParent && std::is_same_v<E, Host>) || walked_in_parent_here<E, Region>();
@@ -337,6 +340,19 @@ private:
         return true;
       }
     }
+  }
+
+  /// A node in a field of a large family's type (see inline_dispatch_limit): one
+  /// out-of-line switch per walk and region over the family's members that a callback
+  /// handles; any other member, and its subtree, is walked through the field tables.
+  template <class E, DefRegionKind Region>
+  CTIR_DETAIL_NOINLINE step_result walk_family(const E& node) {
+    return dispatch_list(
+        handled_types_t<Set, family_t<E>>{}, node,
+        [&](const auto& concrete_node) -> step_result {
+          return walk_concrete<Region, void, false>(concrete_node);
+        },
+        [&](const Object& other) -> step_result { return walk_deep(&other, Region); });
   }
 
   /// A node with children to walk (unless walked in its parent): one out-of-line function per
