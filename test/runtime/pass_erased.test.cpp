@@ -362,9 +362,10 @@ TEST_CASE("runtime: a pipeline from text gives the serial run's module on any nu
           "threads") {
   PassRegistry registry;
   passes::register_standard_passes(registry);
-  const Pass pipeline = parse_pipeline(
-      "InferType,SimplifyExpr,FoldConstant,EliminateCommonSubexpr,Simplify,UnrollLoop,RemoveNoOp",
-      registry);
+  const Pass pipeline =
+      parse_pipeline("InferType,SimplifyExpr,FoldConstant,EliminateCommonSubexpr,ToANormalForm,"
+                     "DeadCodeElimination,Simplify,UnrollLoop,RemoveNoOp,FlattenBuffer",
+                     registry);
   const IRModule input = many_functions_module(250);
   const std::string input_text = print(input);
   const IRModule serial = pipeline(input, PassContext(with_threads(1, {.opt_level = 3})));
