@@ -4,8 +4,12 @@
 #          tools, every public header compiled on its own, the consumer projects
 #   clang  clang++ at -O0 with AddressSanitizer + UndefinedBehaviorSanitizer,
 #          warnings as errors, tests + examples + benchmarks + tools
-# and one more on request:
+# and more on request:
 #   asan   g++ Debug (-O0) with AddressSanitizer + UndefinedBehaviorSanitizer
+#   tsan   clang++ with ThreadSanitizer, only the tests that run function passes on
+#          several threads (the pass infrastructure's and the runtime pass layer's);
+#          400 s from a clean tree with one job on a loaded 2-core machine, over the
+#          4 minutes a default stage may add
 # Release means -O2, the level the performance bars are stated at. Each compiler
 # builds everything once: the sanitizers ride on the clang build rather than on a
 # third build of every test (which took a third of the run).
@@ -17,7 +21,7 @@ set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-ALL_STAGES="gcc clang asan"
+ALL_STAGES="gcc clang asan tsan"
 STAGES="${CTIR_STAGES:-gcc clang}"
 
 CURRENT_STAGE=""
@@ -137,6 +141,31 @@ stage_asan() {
   # GCC's sanitizer builds emit known false-positive warnings, so they are not errors here.
   begin_stage asan "g++ Debug, AddressSanitizer + UndefinedBehaviorSanitizer"
   build_and_test_sanitized "$CTIR_ROOT/build/test-asan" g++ OFF OFF
+  end_stage
+}
+
+# The test executables a ThreadSanitizer build runs: function passes run their functions
+# on a thread pool (pass.num_threads), and these are the tests that drive it.
+stage_tsan() {
+  begin_stage tsan "clang++ ThreadSanitizer, -Werror, the pass tests (function passes on several threads)"
+  local dir="$CTIR_ROOT/build/test-tsan"
+  step "configure ${dir#"$CTIR_ROOT"/}" ctir_configure "$dir" \
+    -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
+    -DCMAKE_CXX_FLAGS= \
+    -DCTIR_TEST_DISCOVERY=OFF \
+    -DCTIR_WARNINGS_AS_ERRORS=ON \
+    -DCTIR_SANITIZE=thread \
+    -DCTIR_BUILD_TESTS=ON -DCTIR_BUILD_EXAMPLES=OFF \
+    -DCTIR_BUILD_BENCHMARKS=OFF -DCTIR_BUILD_TOOLS=OFF \
+    -DCTIR_HEADER_CHECKS=OFF -DCTIR_CONSUMER_TESTS=OFF
+  step "build" ctir_build "$dir" ctir_test_pass ctir_test_runtime
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+  step "test pass" "$dir/test/ctir_test_pass"
+  # Of the runtime layer's tests, those of its pass files (test/runtime/pass_*.test.cpp).
+  step "test runtime passes" "$dir/test/ctir_test_runtime" --source-file='*pass_*'
+  unset TSAN_OPTIONS
   end_stage
 }
 

@@ -1,11 +1,19 @@
 // Tests of ctir/runtime/pass/erased.hpp: Pass (any static pass, type-erased) under runtime
-// instruments: the instrument call protocol of TVM's tests, PassEnabled, errors, threads.
+// instruments: the instrument call protocol of TVM's tests, PassEnabled, errors, threads, and
+// function passes running their functions on several threads.
 #include <ctir/runtime/pass.hpp>
 
+#include <ctir/pass/function_pass.hpp>
 #include <ctir/pass/instruments/timing.hpp>
+#include <ctir/passes/register.hpp>
+#include <ctir/text/printer.hpp>
+#include <ctir/traverse/structural_equal.hpp>
 
 #include <doctest/doctest.h>
+#include <error_testing.hpp>
 #include <pass_testing.hpp>
+
+#include "../pass/parallel_testing.hpp"
 
 #include <string>
 #include <thread>
@@ -346,4 +354,87 @@ TEST_CASE("runtime: two threads with different contexts run runtime pipelines co
   CHECK(timed[0] == 100);
   CHECK(timed[1] == 100);
   CHECK(input.lookup("main")->attrs.empty());
+}
+
+// ---- function passes on several threads ------------------------------------------------
+
+TEST_CASE("runtime: a pipeline from text gives the serial run's module on any number of "
+          "threads") {
+  PassRegistry registry;
+  passes::register_standard_passes(registry);
+  const Pass pipeline =
+      parse_pipeline("InferType,SimplifyExpr,FoldConstant,EliminateCommonSubexpr,ToANormalForm,"
+                     "DeadCodeElimination,Simplify,UnrollLoop,RemoveNoOp,FlattenBuffer",
+                     registry);
+  const IRModule input = many_functions_module(250);
+  const std::string input_text = print(input);
+  const IRModule serial = pipeline(input, PassContext(with_threads(1, {.opt_level = 3})));
+  const std::string serial_text = print(serial);
+  CHECK(serial_text != input_text);
+  for (const int threads : {2, 4, 0}) {
+    CAPTURE(threads);
+    const IRModule parallel = pipeline(input, PassContext(with_threads(threads, {.opt_level = 3})));
+    CHECK(print(parallel) == serial_text);
+    CHECK(structural_equal(parallel, serial));
+  }
+  CHECK(print(input) == input_text);
+}
+
+TEST_CASE("runtime: instruments see each erased function pass once, on the calling thread, as "
+          "in the serial run") {
+  const Pass keep = make_function_pass("KeepGraph", 0, [](Function f) { return f; });
+  const Pass mark = make_prim_func_pass("MarkPrims", 0, [](PrimFunc f) {
+    return PrimFunc::make(f->name, f->params, f->body, {{"seen", true}});
+  });
+  const Pass pipeline = sequential({keep, mark});
+  const IRModule mod = many_functions_module(80);
+  std::vector<std::string> logs;
+  for (const int threads : {1, 3}) {
+    EventLog log;
+    const std::thread::id caller = std::this_thread::get_id();
+    bool elsewhere = false;
+    PassContext ctx{
+        with_threads(threads, {.instruments = {RecordingInstrument{.id = "1", .log = log}}})};
+    ctx.set_diagnostic_handler(
+        [&](const Diagnostic&) { elsewhere = elsewhere || std::this_thread::get_id() != caller; });
+    {
+      auto scope = ctx.enter();
+      const IRModule out = pipeline(mod);
+      CHECK(out.lookup("p79")->attrs.get<bool>("seen") == true);
+    }
+    CHECK_FALSE(elsewhere);
+    logs.push_back(log.str());
+  }
+  CHECK(logs[0] == "1enter 1sr 1rb 1sr 1rb 1ra 1sr 1rb 1ra 1ra 1exit");
+  CHECK(logs[1] == logs[0]);
+}
+
+TEST_CASE("runtime: an erased function pass failing in several functions reports the first, "
+          "once, and leaves its input alone") {
+  const Pass explode = make_prim_func_pass("Explode", 0, [](PrimFunc f) -> PrimFunc {
+    if (f->name == "p90" || f->name == "p9") {
+      throw Error("ctir: cannot rewrite @" + f->name);
+    }
+    return PrimFunc::make(f->name, f->params, f->body, {{"seen", true}});
+  });
+  const IRModule mod = many_functions_module(120);
+  const std::string before = print(mod);
+  for (const int threads : {1, 4}) {
+    EventLog log;
+    PassContext ctx{
+        with_threads(threads, {.instruments = {RecordingInstrument{.id = "1", .log = log}}})};
+    IRModule owned = mod;
+    CHECK(error_of([&] { owned = explode(std::move(owned), ctx); }) ==
+          "Error in pass Explode: ctir: cannot rewrite @p9");
+    CHECK(log.str() == "1sr 1rb 1raf");
+  }
+  CHECK(print(mod) == before);
+}
+
+TEST_CASE("runtime: pass.num_threads can be set from text, as on a command line") {
+  PassContext ctx;
+  ctx.set_config_from_string("pass.num_threads", "3");
+  CHECK(ctx.config<int>("pass.num_threads") == 3);
+  CHECK(contains(error_of([&] { ctx.set_config_from_string("pass.num_threads", "many"); }),
+                 "'many' is not a valid int"));
 }

@@ -95,7 +95,13 @@ struct PassConfigRegistry::State {
   std::map<std::string, std::shared_ptr<const detail::ConfigOption>, std::less<>> options;
 };
 
-CTIR_INLINE PassConfigRegistry::PassConfigRegistry() : state_(new State) {}
+CTIR_INLINE PassConfigRegistry::PassConfigRegistry() : state_(new State) {
+  // The pass infrastructure's own options are there from the registry's first use.
+  static_cast<void>(insert(detail::make_config_option<int>(
+      pass_num_threads.key, 0,
+      "function passes run the functions of a module on this many threads (0: the "
+      "hardware's concurrency; 1: one after the other; the output is the same)")));
+}
 
 CTIR_INLINE PassConfigRegistry& PassConfigRegistry::global() {
   static PassConfigRegistry* registry = new PassConfigRegistry(); // used during exit too

@@ -195,6 +195,11 @@ struct ConfigKey {
   std::string_view key;
 };
 
+/// The number of threads a function pass may run functions on (`pass.num_threads`, an int,
+/// registered with the registry itself): 0, the default, stands for the hardware's
+/// concurrency, 1 runs the functions one after the other on the calling thread.
+inline constexpr ConfigKey<int> pass_num_threads{"pass.num_threads"};
+
 /// One registered option, as `list_configs()` reports it.
 struct ConfigOptionInfo {
   std::string key;

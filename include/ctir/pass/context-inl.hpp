@@ -133,6 +133,11 @@ CTIR_INLINE void PassContext::set_config_from_string(std::string_view key, std::
 }
 
 CTIR_INLINE void PassContext::emit(Diagnostic diagnostic) const {
+  if (detail::DiagnosticBuffer* buffer = detail::diagnostic_buffer;
+      buffer != nullptr && buffer->context == this) {
+    buffer->diagnostics.push_back(std::move(diagnostic));
+    return;
+  }
   DiagnosticHandler handler;
   {
     std::lock_guard lock(diagnostics_mutex_);

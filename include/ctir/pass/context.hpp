@@ -65,6 +65,15 @@ namespace detail {
 /// The innermost entered context of this thread (contexts link to the one they hide).
 inline thread_local PassContext* current_context = nullptr;
 struct context_access;
+
+/// Diagnostics held back while a function pass runs one function on some thread, to be
+/// emitted in function order afterwards (see run_function_tasks).
+struct DiagnosticBuffer {
+  const PassContext* context = nullptr;
+  std::vector<Diagnostic> diagnostics;
+};
+/// Where this thread's diagnostics for `context` go instead of the context, if set.
+inline thread_local DiagnosticBuffer* diagnostic_buffer = nullptr;
 } // namespace detail
 
 /// Everything a pass may consult while it runs, and the instruments around it.
@@ -196,7 +205,9 @@ public:
   /// The settings made in this context, in the order they were first set.
   const std::vector<ConfigSetting>& config_settings() const noexcept { return config_; }
 
-  /// Records a diagnostic (thread-safe) and passes it to the handler, if any.
+  /// Records a diagnostic (thread-safe) and passes it to the handler, if any. While a
+  /// function pass runs functions on several threads, the diagnostics of each function are
+  /// held back and emitted, on the thread that runs the pass, in function order.
   void emit(Diagnostic diagnostic) const;
   void warning(std::string message, ObjectRef node = {}, std::string source = {}) const;
   void note(std::string message, ObjectRef node = {}, std::string source = {}) const;

@@ -56,7 +56,7 @@ public:
   /// The bare rewrite of the module: every function of the kind, in order.
   IRModule transform_module(IRModule mod, const PassContext& ctx) const {
     constexpr bool graph_level = std::is_same_v<FuncNode, FunctionNode>;
-    return map_functions<FuncNode>(std::move(mod), info_.name, graph_level, !graph_level,
+    return map_functions<FuncNode>(std::move(mod), info_.name, graph_level, !graph_level, ctx,
                                    [&](function_type f, const IRModule& m) -> function_type {
                                      return transform_function(std::move(f), m, ctx);
                                    });

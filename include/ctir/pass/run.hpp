@@ -118,13 +118,13 @@ CTIR_DETAIL_ALWAYS_INLINE IRModule invoke_raw(const P& p, IRModule&& mod, const 
   } else if constexpr (has_graph_transform_function<P> || has_tensor_transform_function<P>) {
     const PassContext& base = ctx;
     if constexpr (has_graph_transform_function<P>) {
-      mod = map_functions<FunctionNode>(std::move(mod), info_of(p).name, true, false,
+      mod = map_functions<FunctionNode>(std::move(mod), info_of(p).name, true, false, base,
                                         [&](Function f, const IRModule& m) -> Function {
                                           return p.transform_function(std::move(f), m, base);
                                         });
     }
     if constexpr (has_tensor_transform_function<P>) {
-      mod = map_functions<PrimFuncNode>(std::move(mod), info_of(p).name, false, true,
+      mod = map_functions<PrimFuncNode>(std::move(mod), info_of(p).name, false, true, base,
                                         [&](PrimFunc f, const IRModule& m) -> PrimFunc {
                                           return p.transform_function(std::move(f), m, base);
                                         });
