@@ -4,16 +4,14 @@
 #          tools, every public header compiled on its own, the consumer projects
 #   clang  clang++ at -O0 with AddressSanitizer + UndefinedBehaviorSanitizer,
 #          warnings as errors, tests + examples + benchmarks + tools
-# and more on request:
-#   asan   g++ Debug (-O0) with AddressSanitizer + UndefinedBehaviorSanitizer
 #   tsan   clang++ with ThreadSanitizer, only the tests that run function passes on
-#          several threads (the pass infrastructure's and the runtime pass layer's);
-#          400 s from a clean tree with one job on a loaded 2-core machine, over the
-#          4 minutes a default stage may add
+#          several threads (the pass infrastructure's and the runtime pass layer's)
+# and one more on request:
+#   asan   g++ Debug (-O0) with AddressSanitizer + UndefinedBehaviorSanitizer
 # Release means -O2, the level the performance bars are stated at. Each compiler
 # builds everything once: the sanitizers ride on the clang build rather than on a
 # third build of every test (which took a third of the run).
-# Select stages with CTIR_STAGES (default "gcc clang"), e.g.
+# Select stages with CTIR_STAGES (default "gcc clang tsan"), e.g.
 #   CTIR_STAGES=gcc bash scripts/test.sh
 # Build trees: build/test-<stage>. Parallelism: CTIR_JOBS (default: nproc).
 set -euo pipefail
@@ -22,7 +20,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 ALL_STAGES="gcc clang asan tsan"
-STAGES="${CTIR_STAGES:-gcc clang}"
+STAGES="${CTIR_STAGES:-gcc clang tsan}"
 
 CURRENT_STAGE=""
 STAGE_START=0
