@@ -76,6 +76,29 @@ def test_a_python_pass_holds_no_reference_after_it_is_gone(graph_mod):
     assert sys.getrefcount(payload) == before
 
 
+def test_running_pipelines_many_times_leaks_no_reference_to_the_module(graph_mod):
+    main = graph_mod["main"]
+    baseline = main.use_count
+
+    @transform.function_pass(opt_level=0)
+    def touch(func, mod, ctx):
+        ctir.walk(func, {"ir.Call": lambda c: None})
+        return func
+
+    @ctir.instrument.pass_instrument
+    class Keep:
+        def run_after_pass(self, mod, info):
+            self.last = mod
+
+    for _ in range(300):
+        keep = Keep()
+        with transform.PassContext(instruments=[keep, ctir.instrument.PassTimingInstrument()]):
+            out = transform.Sequential([touch, transform.SimplifyExpr(), touch])(graph_mod)
+        del keep, out
+    gc.collect()
+    assert main.use_count == baseline
+
+
 def test_the_gil_is_released_while_a_cpp_pass_runs():
     # A long chain of lets: FoldConstant takes a while on it in C++.
     lines = ["def @main(%x: Tensor[(2), float32]) {"]
@@ -85,7 +108,7 @@ def test_the_gil_is_released_while_a_cpp_pass_runs():
     lines.append(f"  %{19999}\n}}")
     mod = ctir.parse("\n".join(lines) + "\n")
     seq = transform.Sequential([transform.InferType(), transform.FoldConstant(),
-                                transform.SimplifyExpr(), transform.InferType()] * 3)
+                                transform.SimplifyExpr(), transform.InferType()])
 
     ticks = []
     done = threading.Event()
