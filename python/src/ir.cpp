@@ -249,12 +249,17 @@ void bind_ir(py::module_& m) {
   m.def(
       "parse",
       [](const std::string& text, const std::string& file_name) {
+        py::gil_scoped_release release;
         return parse_module(text, file_name);
       },
       py::arg("text"), py::arg("file_name") = "<input>", "Parses a module in the text format.");
   m.def(
       "parse_file",
-      [](const std::string& path) { return parse_module(read_text_file(path), path); },
+      [](const std::string& path) {
+        const std::string text = read_text_file(path);
+        py::gil_scoped_release release;
+        return parse_module(text, path);
+      },
       py::arg("path"), "Parses the module in a file.");
   m.def(
       "format_tree",

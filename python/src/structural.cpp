@@ -101,14 +101,19 @@ void bind_structural(py::module_& m) {
   m.def(
       "structural_equal",
       [](py::handle a, py::handle b, bool map_free_vars) {
-        return runtime::structural_equal(unwrap_node(a), unwrap_node(b),
+        const ObjectRef lhs = unwrap_node(a);
+        const ObjectRef rhs = unwrap_node(b);
+        py::gil_scoped_release release;
+        return runtime::structural_equal(lhs, rhs,
                                          StructuralEqualOptions{.map_free_vars = map_free_vars});
       },
       py::arg("lhs"), py::arg("rhs"), py::arg("map_free_vars") = false);
   m.def(
       "structural_hash",
       [](py::handle value, bool map_free_vars) {
-        return runtime::structural_hash(unwrap_node(value),
+        const ObjectRef node = unwrap_node(value);
+        py::gil_scoped_release release;
+        return runtime::structural_hash(node,
                                         StructuralHashOptions{.map_free_vars = map_free_vars});
       },
       py::arg("value"), py::arg("map_free_vars") = false);

@@ -306,3 +306,55 @@ def test_pass_info_reads_like_tvms():
     info = transform.PassInfo("MyPass", 2, ["InferType"])
     assert (info.name, info.opt_level, info.required) == ("MyPass", 2, ["InferType"])
     assert repr(info) == "PassInfo(name='MyPass', opt_level=2, required=['InferType'])"
+
+
+def test_a_nested_sequential_is_gated_as_a_whole_and_inside(graph_mod):
+    order = []
+
+    def recorder(name, level):
+        @transform.module_pass(opt_level=level, name=name)
+        def p(mod, ctx):
+            order.append(name)
+            return mod
+
+        return p
+
+    inner = transform.Sequential([recorder("A", 1), recorder("B", 3)], opt_level=1, name="Inner")
+    outer = transform.Sequential([recorder("C", 0), inner])
+    with transform.PassContext(opt_level=2):
+        outer(graph_mod)
+    assert order == ["C", "A"]
+
+    order.clear()
+    with transform.PassContext(opt_level=3, disabled_pass=["Inner"]):
+        outer(graph_mod)
+    assert order == ["C"]
+
+
+def test_a_pass_given_a_context_runs_under_it_not_under_the_current_one(graph_mod):
+    seen = []
+
+    @transform.module_pass(opt_level=0)
+    def level(mod, ctx):
+        seen.append(ctx.opt_level)
+        return mod
+
+    given = transform.PassContext(opt_level=0)
+    with transform.PassContext(opt_level=3):
+        level(graph_mod, given)
+        level(graph_mod)
+    assert seen == [0, 3]
+
+
+def test_parse_and_structural_equality_work_from_several_threads_at_once():
+    import threading
+
+    results = []
+    text = GRAPH
+    threads = [threading.Thread(target=lambda: results.append(
+        ctir.structural_equal(ctir.parse(text), ctir.parse(text)))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [True] * 4
