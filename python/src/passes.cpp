@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -168,10 +169,38 @@ IRModule run(const Pass& pass, IRModule mod, PassContext* ctx) {
   return ctx != nullptr ? pass(std::move(mod), *ctx) : pass(std::move(mod));
 }
 
-/// The entered scope of a context, kept on the Python context object until `__exit__`.
-struct Scope {
-  std::unique_ptr<PassContextScope> scope;
+/// The scopes of the contexts entered by `with` and not yet left (guarded by the GIL).
+std::unordered_map<const PassContext*, std::unique_ptr<PassContextScope>>& open_scopes() {
+  static auto* scopes =
+      new std::unordered_map<const PassContext*, std::unique_ptr<PassContextScope>>();
+  return *scopes;
+}
+
+/// The scope `with` opened for `ctx`, taken out of the table (null if there is none).
+std::unique_ptr<PassContextScope> take_scope(const PassContext* ctx) {
+  auto& scopes = open_scopes();
+  const auto found = scopes.find(ctx);
+  if (found == scopes.end()) {
+    return nullptr;
+  }
+  std::unique_ptr<PassContextScope> scope = std::move(found->second);
+  scopes.erase(found);
+  return scope;
+}
+
+/// Deletes a context made in Python, leaving it first if a `with` entered it and never
+/// left it (the object was dropped by `__enter__` alone, or in a generator never resumed).
+struct ContextDeleter {
+  void operator()(PassContext* ctx) const noexcept {
+    try {
+      take_scope(ctx).reset();
+    } catch (...) {
+      // An exit_pass_ctx error with nobody left to report it to.
+    }
+    delete ctx;
+  }
 };
+using ContextHolder = std::unique_ptr<PassContext, ContextDeleter>;
 
 } // namespace
 
@@ -260,10 +289,8 @@ void bind_passes(py::module_& m) {
     return configs;
   });
 
-  py::class_<Scope>(m, "_Scope");
-
-  py::class_<PassContext>(m, "PassContext", py::dynamic_attr(),
-                          "The settings and instruments passes run under.")
+  py::class_<PassContext, ContextHolder>(m, "PassContext", py::dynamic_attr(),
+                                         "The settings and instruments passes run under.")
       .def(py::init([](int opt_level, const std::vector<std::string>& required_pass,
                        const std::vector<std::string>& disabled_pass, const py::object& instruments,
                        const py::object& config) {
@@ -281,7 +308,7 @@ void bind_passes(py::module_& m) {
                  options.config.push_back({key.cast<std::string>(), config_value(value)});
                }
              }
-             return std::make_unique<PassContext>(std::move(options));
+             return ContextHolder(new PassContext(std::move(options)));
            }),
            py::arg("opt_level") = 2, py::arg("required_pass") = std::vector<std::string>(),
            py::arg("disabled_pass") = std::vector<std::string>(),
@@ -334,21 +361,20 @@ void bind_passes(py::module_& m) {
            [](py::object self) {
              PassContext& ctx = self.cast<PassContext&>();
              auto scope = std::unique_ptr<PassContextScope>(new PassContextScope(ctx.enter()));
-             self.attr("_scope") = Scope{std::move(scope)};
+             open_scopes()[&ctx] = std::move(scope);
              return self;
            })
       .def("__exit__",
-           [](py::object self, const py::object& type, const py::object&, const py::object&) {
-             if (!py::hasattr(self, "_scope")) {
+           [](PassContext& ctx, const py::object& type, const py::object&, const py::object&) {
+             const std::unique_ptr<PassContextScope> scope = take_scope(&ctx);
+             if (scope == nullptr) {
                return false;
              }
-             Scope scope = std::move(self.attr("_scope").cast<Scope&>());
-             py::delattr(self, "_scope");
              if (type.is_none()) {
-               scope.scope->exit(); // an exit_pass_ctx error propagates
+               scope->exit(); // an exit_pass_ctx error propagates
              } else {
                try {
-                 scope.scope->exit();
+                 scope->exit();
                } catch (const Error&) {
                  // The with block's own exception is the one to report.
                } catch (const py::error_already_set&) {

@@ -267,3 +267,17 @@ def test_the_verifier_blames_the_python_pass_that_broke_the_ir(graph_mod):
     assert "%a" in str(info.value)
     assert info.value.hook == "run_after_pass"
     assert info.value.instrument == "VerifyWellFormed"
+
+
+def test_a_context_dropped_without_exit_is_left_when_collected():
+    import gc
+
+    log = []
+    Recorder = make_recorder(log)
+    ctx = transform.PassContext(opt_level=3, instruments=[Recorder("%1")])
+    ctx.__enter__()
+    assert transform.PassContext.current() is ctx
+    del ctx
+    gc.collect()
+    assert log == ["%1 enter_pass_ctx", "%1 exit_pass_ctx"]
+    assert transform.PassContext.current().opt_level == 2
