@@ -51,9 +51,12 @@ run_python_demo() {
     echo "(the Python frontend was not built: see docs/python.md)"
     return 0
   fi
+  # The interpreter the module was built for (Debian's /usr/bin/python3 by default).
+  local python
+  python="$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")"
   echo
   echo "=== examples/python/demo.py ==="
-  PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 "$CTIR_ROOT/examples/python/demo.py" ||
+  PYTHONPATH="$BUILD_DIR/python" "${python:-/usr/bin/python3}" "$CTIR_ROOT/examples/python/demo.py" ||
     ctir_die "examples/python/demo.py failed with exit status $?"
 }
 
