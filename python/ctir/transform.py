@@ -114,7 +114,7 @@ def _standard_pass(name):
 
 _STANDARD = [
     "DeadCodeElimination", "DefaultPipeline", "EliminateCommonSubexpr", "FlattenBuffer",
-    "FoldConstant", "InferType", "LegalizeOps", "RemoveNoOp", "RemoveUnusedFunctions",
+    "FoldConstant", "InferType", "LegalizeOps", "PrintIR", "RemoveNoOp", "RemoveUnusedFunctions",
     "Simplify", "SimplifyExpr", "ToANormalForm", "UnrollLoop",
 ]
 for _name in _STANDARD:

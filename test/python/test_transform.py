@@ -358,3 +358,16 @@ def test_parse_and_structural_equality_work_from_several_threads_at_once():
     for t in threads:
         t.join()
     assert results == [True] * 4
+
+
+def test_every_registered_standard_pass_has_a_function_in_transform():
+    for name in transform.list_passes():
+        assert getattr(transform, name)().info.name == name
+
+
+def test_print_ir_is_a_pass_that_prints_the_module_and_returns_it(graph_mod, capfd):
+    out = transform.PrintIR(header="as parsed", stream="stdout")(graph_mod)
+    assert out.same_as(graph_mod)
+    printed = capfd.readouterr().out
+    assert printed.startswith("# as parsed\n")
+    assert "def @main" in printed and "def @helper" in printed
