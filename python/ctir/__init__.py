@@ -25,7 +25,7 @@ from ._ctir import (
     structural_hash,
     walk,
 )
-from . import eval, instrument, transform  # noqa: E402  (they import _ctir too)
+from . import eval, instrument, tensor, transform  # noqa: E402  (they import _ctir too)
 
 
 def interrupt(payload=None):
@@ -43,5 +43,5 @@ __all__ = [
     "ConfigError", "Error", "EvalError", "InstrumentError", "Interrupt", "IRModule", "Node",
     "NodeError", "ParseError", "PassError", "PipelineError", "StructuralEqualError",
     "assert_structural_equal", "eval", "format_tree", "instrument", "interrupt", "map", "parse",
-    "parse_file", "skip", "structural_equal", "structural_hash", "transform", "walk",
+    "parse_file", "skip", "structural_equal", "structural_hash", "tensor", "transform", "walk",
 ]

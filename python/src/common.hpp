@@ -49,6 +49,7 @@ decltype(auto) call_python(F&& f) {
 
 void bind_errors(py::module_& m);
 void bind_ir(py::module_& m);
+void bind_builders(py::module_& m);
 void bind_structural(py::module_& m);
 void bind_passes(py::module_& m);
 void bind_instruments(py::module_& m);
