@@ -48,6 +48,11 @@ ctir_missing_packages() {
   [[ -f /usr/include/doctest/doctest.h ]] || echo doctest-dev
   ctir_have_benchmark_config || echo libbenchmark-dev
   command -v valgrind >/dev/null 2>&1 || echo valgrind
+  # The Python frontend (python/) and its tests, with Debian's interpreter /usr/bin/python3.
+  [[ -f /usr/lib/cmake/pybind11/pybind11Config.cmake ]] || echo pybind11-dev
+  compgen -G "/usr/include/python3*/Python.h" >/dev/null || echo python3-dev
+  /usr/bin/python3 -c "import pytest" >/dev/null 2>&1 || echo python3-pytest
+  /usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || echo python3-numpy
   # libFuzzer's runtime, for the parser's fuzz target (test/fuzz).
   compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
     compgen -G "/usr/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||

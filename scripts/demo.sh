@@ -43,6 +43,23 @@ run_tool_demo() {
   fi
 }
 
+# Runs examples/python/demo.py against the Python package built in BUILD_DIR, when the
+# Python frontend was configured (pybind11 and Python 3 found).
+run_python_demo() {
+  if [[ ! -d "$BUILD_DIR/python/ctir" ]]; then
+    echo
+    echo "(the Python frontend was not built: see docs/python.md)"
+    return 0
+  fi
+  # The interpreter the module was built for (Debian's /usr/bin/python3 by default).
+  local python
+  python="$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")"
+  echo
+  echo "=== examples/python/demo.py ==="
+  PYTHONPATH="$BUILD_DIR/python" "${python:-/usr/bin/python3}" "$CTIR_ROOT/examples/python/demo.py" ||
+    ctir_die "examples/python/demo.py failed with exit status $?"
+}
+
 main() {
   ensure_packages
 
@@ -61,6 +78,7 @@ main() {
   ctir_build "$BUILD_DIR" || ctir_die "building ctir failed"
 
   run_examples
+  run_python_demo
   run_tool_demo
 }
 

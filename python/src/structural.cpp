@@ -1,0 +1,137 @@
+// Structural equality and hashing, and walk and map with Python callbacks, through the
+// runtime layer.
+#include "common.hpp"
+
+#include <ctir/runtime/callbacks.hpp>
+#include <ctir/runtime/map.hpp>
+#include <ctir/runtime/structural_equal.hpp>
+#include <ctir/runtime/structural_hash.hpp>
+#include <ctir/runtime/walk.hpp>
+#include <ctir/text/install_printer.hpp>
+#include <ctir/traverse/assert_structural_equal.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace ctir::python {
+namespace {
+
+/// What a walk callback returns to stop the walk (`ctir.interrupt(payload)`).
+struct WalkInterrupt {
+  py::object payload;
+};
+
+WalkOrder order_of(const std::string& order) {
+  if (order == "post") {
+    return WalkOrder::post;
+  }
+  if (order == "pre") {
+    return WalkOrder::pre;
+  }
+  throw py::value_error("order must be 'pre' or 'post', not '" + order + "'");
+}
+
+/// `ctir.skip`, kept for the life of the process (the module is never unloaded).
+py::handle skip_sentinel;
+
+/// Checks that the callbacks are a mapping from type keys to callables, and calls
+/// `add(key, fn)` for each.
+template <class Add>
+void for_each_callback(const py::dict& callbacks, Add add) {
+  for (const auto& [key, fn] : callbacks) {
+    if (!py::isinstance<py::str>(key) || !PyCallable_Check(fn.ptr())) {
+      throw py::type_error("callbacks map type keys ('ir.Var', ...) to callables");
+    }
+    add(py::cast<std::string>(key), py::reinterpret_borrow<py::object>(fn));
+  }
+}
+
+py::object walk(py::handle root, const py::dict& callbacks, const std::string& order) {
+  runtime::Callbacks cbs;
+  for_each_callback(callbacks, [&](const std::string& key, py::object fn) {
+    cbs.on(key, [fn = std::move(fn)](const ObjectRef& node) -> runtime::WalkResult {
+      py::object result = fn(wrap_node(node));
+      if (result.is_none()) {
+        return advance;
+      }
+      if (result.is(skip_sentinel)) {
+        return skip;
+      }
+      if (py::isinstance<WalkInterrupt>(result)) {
+        const py::object payload = result.cast<const WalkInterrupt&>().payload;
+        return runtime::WalkResult::interrupted(unwrap_node(payload));
+      }
+      throw py::type_error("a walk callback returns None, ctir.skip or ctir.interrupt(...)");
+    });
+  });
+  const std::optional<ObjectRef> stopped = runtime::walk(unwrap_node(root), cbs, order_of(order));
+  if (!stopped) {
+    return py::none();
+  }
+  return py::cast(WalkInterrupt{wrap_node(*stopped)});
+}
+
+py::object map(py::handle root, const py::dict& callbacks, const std::string& order) {
+  runtime::Callbacks cbs;
+  for_each_callback(callbacks, [&](const std::string& key, py::object fn) {
+    cbs.on(key, [fn = std::move(fn)](const ObjectRef& node) -> MapResult<Object> {
+      py::object result = fn(wrap_node(node));
+      if (result.is_none()) {
+        return unchanged;
+      }
+      return MapResult<Object>(unwrap_node(result));
+    });
+  });
+  return wrap_node(runtime::map(unwrap_node(root), cbs, order_of(order)));
+}
+
+} // namespace
+
+void bind_structural(py::module_& m) {
+  install_printer(); // mismatch reports show both programs, the mismatch underlined
+
+  skip_sentinel = py::module_::import("builtins").attr("object")().release();
+  m.attr("skip") = skip_sentinel;
+  py::class_<WalkInterrupt>(m, "Interrupt", "What walk returns when a callback interrupted it.")
+      .def(py::init([](py::object payload) { return WalkInterrupt{std::move(payload)}; }),
+           py::arg("payload") = py::none())
+      .def_readonly("payload", &WalkInterrupt::payload);
+
+  m.def(
+      "structural_equal",
+      [](py::handle a, py::handle b, bool map_free_vars) {
+        const ObjectRef lhs = unwrap_node(a);
+        const ObjectRef rhs = unwrap_node(b);
+        py::gil_scoped_release release;
+        return runtime::structural_equal(lhs, rhs,
+                                         StructuralEqualOptions{.map_free_vars = map_free_vars});
+      },
+      py::arg("lhs"), py::arg("rhs"), py::arg("map_free_vars") = false);
+  m.def(
+      "structural_hash",
+      [](py::handle value, bool map_free_vars) {
+        const ObjectRef node = unwrap_node(value);
+        py::gil_scoped_release release;
+        return runtime::structural_hash(node,
+                                        StructuralHashOptions{.map_free_vars = map_free_vars});
+      },
+      py::arg("value"), py::arg("map_free_vars") = false);
+  m.def(
+      "assert_structural_equal",
+      [](py::handle a, py::handle b, bool map_free_vars) {
+        const ObjectRef lhs = unwrap_node(a);
+        const ObjectRef rhs = unwrap_node(b);
+        std::optional<StructuralMismatch> mismatch = runtime::find_structural_mismatch(
+            lhs, rhs, StructuralEqualOptions{.map_free_vars = map_free_vars});
+        if (mismatch) {
+          std::string message = format_structural_mismatch(lhs, rhs, *mismatch);
+          throw StructuralEqualError(std::move(*mismatch), message);
+        }
+      },
+      py::arg("lhs"), py::arg("rhs"), py::arg("map_free_vars") = false);
+  m.def("walk", &walk, py::arg("node"), py::arg("callbacks"), py::arg("order") = "post");
+  m.def("map", &map, py::arg("node"), py::arg("callbacks"), py::arg("order") = "post");
+}
+
+} // namespace ctir::python

@@ -1,0 +1,118 @@
+"""Structural equality, hashing, walk and map with Python callbacks."""
+
+import pytest
+
+import ctir
+
+from conftest import ADD_ONE
+
+
+def test_two_parses_of_one_text_are_structurally_equal_and_hash_alike():
+    a, b = ctir.parse(ADD_ONE), ctir.parse(ADD_ONE)
+    assert not a["add_one"].same_as(b["add_one"])
+    assert ctir.structural_equal(a, b)
+    assert ctir.structural_equal(a["add_one"], b["add_one"])
+    assert ctir.structural_hash(a) == ctir.structural_hash(b)
+
+
+def test_a_changed_constant_breaks_equality_and_changes_the_hash():
+    a = ctir.parse(ADD_ONE)
+    b = ctir.parse(ADD_ONE.replace("1f", "2f"))
+    assert not ctir.structural_equal(a, b)
+    assert ctir.structural_hash(a) != ctir.structural_hash(b)
+
+
+def test_free_variables_are_equal_only_when_mapped():
+    loop_a = ctir.parse(ADD_ONE)["add_one"].body.seq[0]
+    loop_b = ctir.parse(ADD_ONE)["add_one"].body.seq[0]  # %n, %A, %B are free in the loop
+    assert not ctir.structural_equal(loop_a, loop_b)
+    assert ctir.structural_equal(loop_a, loop_b, map_free_vars=True)
+    assert ctir.structural_hash(loop_a, map_free_vars=True) == ctir.structural_hash(
+        loop_b, map_free_vars=True)
+
+
+def test_assert_structural_equal_names_the_access_paths_and_underlines_the_mismatch():
+    a = ctir.parse(ADD_ONE)["add_one"]
+    b = ctir.parse(ADD_ONE.replace("1f", "2f"))["add_one"]
+    ctir.assert_structural_equal(a, ctir.parse(ADD_ONE)["add_one"])
+    with pytest.raises(ctir.StructuralEqualError) as info:
+        ctir.assert_structural_equal(a, b)
+    error = info.value
+    assert isinstance(error, AssertionError) and isinstance(error, ctir.Error)
+    assert error.lhs_path == "<root>.body.seq[0].body.seq[0].value.b.value"
+    assert error.rhs_path == error.lhs_path
+    assert error.lhs_node.type_key == "ir.FloatImm"
+    assert "1f" in str(error) and "2f" in str(error)
+    assert "^" in str(error)  # the printed programs underline the mismatch
+
+
+def test_walk_calls_the_callback_of_each_matching_node_in_post_order(add_one_mod):
+    seen = []
+    ctir.walk(add_one_mod["add_one"], {
+        "ir.Var": lambda v: seen.append(v.name),
+        "ir.For": lambda f: seen.append("for"),
+    })
+    assert seen[-1] == "for"
+    assert "i" in seen and "A" in seen and "B" in seen
+
+
+def test_walk_in_pre_order_can_skip_a_subtree(add_one_mod):
+    seen = []
+
+    def on_for(loop):
+        seen.append("for")
+        return ctir.skip
+
+    ctir.walk(add_one_mod["add_one"], {"ir.For": on_for, "ir.Var": lambda v: seen.append(v.name)},
+              order="pre")
+    assert "for" in seen and "i" not in seen
+
+
+def test_walk_returns_the_payload_of_an_interrupt(add_one_mod):
+    result = ctir.walk(add_one_mod["add_one"],
+                       {"ir.TensorStore": lambda s: ctir.interrupt(s.dest)})
+    assert isinstance(result, ctir.Interrupt)
+    assert result.payload.name == "B"
+    assert ctir.walk(add_one_mod["add_one"], {"ir.Call": lambda c: ctir.interrupt()}) is None
+
+
+def test_a_callback_on_an_abstract_type_sees_every_subtype(add_one_mod):
+    keys = []
+    ctir.walk(add_one_mod["add_one"], {"ir.BinaryExpr": lambda e: keys.append(e.type_key)})
+    assert keys == ["ir.Add"]
+
+
+def test_an_exception_in_a_walk_callback_reaches_the_caller_unchanged(add_one_mod):
+    def boom(node):
+        raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback"):
+        ctir.walk(add_one_mod["add_one"], {"ir.Var": boom})
+
+
+def test_an_unknown_type_key_is_an_error(add_one_mod):
+    with pytest.raises(ctir.Error, match="ir.Nothing"):
+        ctir.walk(add_one_mod["add_one"], {"ir.Nothing": lambda n: None})
+
+
+def test_map_rebuilds_only_the_path_to_a_replacement(add_one_mod):
+    func = add_one_mod["add_one"]
+    two = ctir.parse(ADD_ONE.replace("1f", "2f"))["add_one"].body.seq[0].body.seq[0].value.b
+
+    mapped = ctir.map(func, {"ir.FloatImm": lambda f: two})
+    assert ctir.structural_equal(mapped, ctir.parse(ADD_ONE.replace("1f", "2f"))["add_one"],
+                                 map_free_vars=True)
+    assert not mapped.same_as(func)
+    assert mapped.params[0].same_as(func.params[0])  # untouched parts are shared
+    assert "1f" in str(func)  # the input is never modified
+
+
+def test_map_with_no_change_returns_the_very_same_node(add_one_mod):
+    func = add_one_mod["add_one"]
+    assert ctir.map(func, {"ir.FloatImm": lambda f: None}).same_as(func)
+
+
+def test_map_rejects_a_replacement_that_cannot_stand_in_its_place(add_one_mod):
+    func = add_one_mod["add_one"]
+    with pytest.raises(ctir.Error):
+        ctir.map(func, {"ir.FloatImm": lambda f: func})
