@@ -252,7 +252,6 @@ private:
     const runtime::Callbacks::Entry* const match = type.match;
     const auto for_each_child = type.for_each_child;
     const reach_type* const pruned = type.pruned;
-    const std::array<const FieldInfo*, 2> kept = type.kept;
     if constexpr (Order == WalkOrder::pre) {
       if (match != nullptr) {
         const WalkAction action = call(*match, node, region);
@@ -262,7 +261,8 @@ private:
       }
     }
     if ((what & runtime_site::direct) != 0) {
-      for (const FieldInfo* field : kept) {
+      // Read here, not with the others: only loops and branches come this way.
+      for (const FieldInfo* field : type.kept) {
         if (field == nullptr) {
           break;
         }
