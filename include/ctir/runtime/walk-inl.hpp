@@ -39,7 +39,6 @@ inline constexpr std::uint8_t descend = 2; ///< walk the node's children
 inline constexpr std::uint8_t matched = 4; ///< call the node's callback
 inline constexpr std::uint8_t shared = 8;  ///< met once however many uses reach it
 inline constexpr std::uint8_t pruned = 16; ///< descend through some of the child fields only
-inline constexpr std::uint8_t direct = 32; ///< ... read from runtime_type_entry::kept
 } // namespace runtime_site
 
 /// What a runtime walk needs to know about a node type, looked up once per type: the
@@ -54,7 +53,7 @@ struct alignas(64) runtime_type_entry {
   /// Set when only some child fields can lead to a match: the ones to walk.
   const reach_type* pruned = nullptr;
   /// When those are one or two node fields (a loop's body, a branch's cases): the fields,
-  /// read without going through the list (then runtime_site::direct is set).
+  /// read without going through the list.
   std::array<const FieldInfo*, 2> kept{};
 };
 
@@ -172,8 +171,7 @@ private:
           (!matched && !descend ? runtime_site::idle : 0U) |
           (descend ? runtime_site::descend : 0U) | (matched ? runtime_site::matched : 0U) |
           (once && descend ? runtime_site::shared : 0U) |
-          (descend && entry.pruned != nullptr ? runtime_site::pruned : 0U) |
-          (descend && entry.kept[0] != nullptr ? runtime_site::direct : 0U));
+          (descend && entry.pruned != nullptr ? runtime_site::pruned : 0U));
       if (!matched && !descend) {
         filter.skip =
             static_cast<std::uint8_t>(filter.skip | (1U << static_cast<unsigned>(region)));
@@ -251,7 +249,6 @@ private:
     // Loaded before the callback, which the optimizer cannot see through.
     const runtime::Callbacks::Entry* const match = type.match;
     const auto for_each_child = type.for_each_child;
-    const reach_type* const pruned = type.pruned;
     if constexpr (Order == WalkOrder::pre) {
       if (match != nullptr) {
         const WalkAction action = call(*match, node, region);
@@ -260,26 +257,11 @@ private:
         }
       }
     }
-    if ((what & runtime_site::direct) != 0) {
-      // Read here, not with the others: only loops and branches come this way.
-      for (const FieldInfo* field : type.kept) {
-        if (field == nullptr) {
-          break;
-        }
-        const Object* child = field->get(node, *field);
-        if (child != nullptr &&
-            !ChildVisitor::operator()(*child, child_region(region, field->def_kind))) {
-          return false;
-        }
-      }
-    } else if ((what & runtime_site::descend) != 0) {
-      const bool go_on =
-          pruned == nullptr
-              ? for_each_child(node, region, *this)
-              : for_each_listed_child<false>(node, region, pruned->fields,
-                                             [this](const Object& child, DefRegionKind inner) {
-                                               return ChildVisitor::operator()(child, inner);
-                                             });
+    if ((what & runtime_site::descend) != 0) {
+      // Out of line for the few types that have fields left out (loops, branches), so that
+      // the many with a callback and all their fields pay one test for them.
+      const bool go_on = (what & runtime_site::pruned) == 0 ? for_each_child(node, region, *this)
+                                                            : walk_kept_fields(node, region, type);
       if (!go_on) {
         return false;
       }
@@ -290,6 +272,28 @@ private:
       }
     }
     return true;
+  }
+
+  /// The children of a node in the fields that can lead to a match (runtime_site::pruned).
+  CTIR_DETAIL_NOINLINE bool walk_kept_fields(const Object& node, DefRegionKind region,
+                                             const runtime_type_entry& type) {
+    if (type.kept[0] != nullptr) {
+      for (const FieldInfo* field : type.kept) {
+        if (field == nullptr) {
+          break;
+        }
+        const Object* child = field->get(node, *field);
+        if (child != nullptr &&
+            !ChildVisitor::operator()(*child, child_region(region, field->def_kind))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return for_each_listed_child<false>(node, region, type.pruned->fields,
+                                        [this](const Object& child, DefRegionKind inner) {
+                                          return ChildVisitor::operator()(child, inner);
+                                        });
   }
 
   CTIR_DETAIL_NOINLINE WalkAction call(const runtime::Callbacks::Entry& entry, const Object& node,
