@@ -133,11 +133,12 @@ private:
     bool has_children = false;
     if (const reach_type* reach = reach_->find(info.index); reach != nullptr) {
       has_children = !reach->fields.empty();
-      // A static type's compiled for_each_child reads its fields directly and the filter
-      // passes over each child that can lead to no match in a few instructions: cheaper
-      // than reading the fields that can through the field table (measured). A type
-      // registered at run time has only the field table: read just those fields.
-      // One or two node fields are read directly, faster than either.
+      // Where some fields lead nowhere: one or two node fields that do (a loop's body, a
+      // branch's cases) are read directly. Otherwise a static type keeps its compiled
+      // for_each_child, whose filter passes over each child that leads nowhere in a few
+      // instructions, fewer than reading the other fields through the field table
+      // (measured); a type registered at run time has only the field table, and reads
+      // just the fields that lead somewhere.
       if (has_children && !reach->all_fields) {
         bool direct = reach->fields.size() <= entry.kept.size();
         for (const std::uint32_t position : reach->fields) {
