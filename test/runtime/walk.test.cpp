@@ -271,3 +271,181 @@ TEST_CASE("the runtime walk of a null root calls nothing") {
   CHECK_FALSE(runtime::walk(ObjectRef(), cbs).has_value());
   CHECK(calls == 0);
 }
+
+namespace {
+
+/// Node types registered by the pruning tests: a box holds boxes, and its field reads are
+/// counted; a shelf holds boxes and statements.
+struct PruneBoxNode : Object {
+  std::vector<ObjectRef> content;
+  static inline std::size_t reads = 0;
+};
+struct PruneShelfNode : Object {
+  std::vector<ObjectRef> boxes;
+  std::vector<ObjectRef> stmts;
+};
+
+std::size_t box_size(const Object& o, const FieldInfo&) {
+  ++PruneBoxNode::reads;
+  return static_cast<const PruneBoxNode&>(o).content.size();
+}
+const Object* box_at(const Object& o, const FieldInfo&, std::size_t i) {
+  return static_cast<const PruneBoxNode&>(o).content[i].get();
+}
+void box_set_at(Object& o, const FieldInfo&, std::size_t i, ObjectRef value) {
+  static_cast<PruneBoxNode&>(o).content[i] = std::move(value);
+}
+std::size_t shelf_boxes_size(const Object& o, const FieldInfo&) {
+  return static_cast<const PruneShelfNode&>(o).boxes.size();
+}
+const Object* shelf_boxes_at(const Object& o, const FieldInfo&, std::size_t i) {
+  return static_cast<const PruneShelfNode&>(o).boxes[i].get();
+}
+void shelf_boxes_set_at(Object& o, const FieldInfo&, std::size_t i, ObjectRef value) {
+  static_cast<PruneShelfNode&>(o).boxes[i] = std::move(value);
+}
+std::size_t shelf_stmts_size(const Object& o, const FieldInfo&) {
+  return static_cast<const PruneShelfNode&>(o).stmts.size();
+}
+const Object* shelf_stmts_at(const Object& o, const FieldInfo&, std::size_t i) {
+  return static_cast<const PruneShelfNode&>(o).stmts[i].get();
+}
+void shelf_stmts_set_at(Object& o, const FieldInfo&, std::size_t i, ObjectRef value) {
+  static_cast<PruneShelfNode&>(o).stmts[i] = std::move(value);
+}
+
+FieldInfo array_field(std::string_view name, std::string_view element_key,
+                      std::size_t (*size)(const Object&, const FieldInfo&),
+                      const Object* (*at)(const Object&, const FieldInfo&, std::size_t),
+                      void (*set_at)(Object&, const FieldInfo&, std::size_t, ObjectRef)) {
+  FieldInfo field;
+  field.name = name;
+  field.kind = FieldKind::node_array;
+  field.element_type_index = type_index_of_key(element_key);
+  field.size = size;
+  field.at = at;
+  field.set_at = set_at;
+  return field;
+}
+
+template <class T>
+const TypeInfo& register_prune_type(std::string key, std::string parent,
+                                    std::vector<FieldInfo> fields) {
+  RuntimeTypeSpec spec;
+  spec.key = std::move(key);
+  spec.parent_key = std::move(parent);
+  spec.own_fields = std::move(fields);
+  spec.destroy = &ctir::testing::detail::destroy_plugin<T>;
+  spec.clone = &ctir::testing::detail::clone_plugin<T>;
+  return TypeRegistry::global().add_runtime_type(std::move(spec));
+}
+
+template <class T>
+ObjectRef make_prune_node(const TypeInfo& type, T* node) {
+  ctir::detail::object_access::stamp(*node, &type);
+  return ObjectRef::adopt_new(node);
+}
+
+} // namespace
+
+TEST_CASE("a runtime walk leaves out the fields that cannot lead to a matched node type") {
+  register_ir_types();
+  const TypeInfo& box_type = register_prune_type<PruneBoxNode>(
+      "test.prune.Box", "Object",
+      {array_field("content", "test.prune.Box", &box_size, &box_at, &box_set_at)});
+  const TypeInfo& shelf_type = register_prune_type<PruneShelfNode>(
+      "test.prune.Shelf", "Object",
+      {array_field("boxes", "test.prune.Box", &shelf_boxes_size, &shelf_boxes_at,
+                   &shelf_boxes_set_at),
+       array_field("stmts", "ir.Stmt", &shelf_stmts_size, &shelf_stmts_at, &shelf_stmts_set_at)});
+  AddOne add_one;
+  auto* inner = new PruneBoxNode();
+  ObjectRef inner_box = make_prune_node(box_type, inner);
+  auto* outer = new PruneBoxNode();
+  outer->content = {inner_box};
+  ObjectRef outer_box = make_prune_node(box_type, outer);
+  auto* shelf_node = new PruneShelfNode();
+  shelf_node->boxes = {outer_box};
+  shelf_node->stmts = {add_one.func->body};
+  ObjectRef shelf = make_prune_node(shelf_type, shelf_node);
+
+  // A box holds only boxes: a walk for loops never opens one, and finds the loop.
+  runtime::Callbacks loops_cbs;
+  std::size_t loops = 0;
+  loops_cbs.on("ir.For", [&](const ObjectRef&) { ++loops; });
+  PruneBoxNode::reads = 0;
+  runtime::walk(shelf, loops_cbs);
+  CHECK(loops == 1);
+  CHECK(PruneBoxNode::reads == 0);
+  runtime::walk(shelf, loops_cbs, WalkOrder::pre);
+  CHECK(loops == 2);
+  CHECK(PruneBoxNode::reads == 0);
+  // A walk for boxes opens both.
+  CHECK(runtime_count(shelf, "test.prune.Box") == 2);
+  CHECK(PruneBoxNode::reads == 2);
+
+  // A box type registered now may hold statements: the same callbacks open boxes from now on
+  // and find the loop in one.
+  struct StmtBoxNode : PruneBoxNode {
+    std::vector<ObjectRef> stmts;
+  };
+  const TypeInfo& stmt_box_type = register_prune_type<StmtBoxNode>(
+      "test.prune.StmtBox", "test.prune.Box",
+      {array_field(
+          "stmts", "ir.Stmt",
+          [](const Object& o, const FieldInfo&) {
+            return static_cast<const StmtBoxNode&>(o).stmts.size();
+          },
+          [](const Object& o, const FieldInfo&, std::size_t i) -> const Object* {
+            return static_cast<const StmtBoxNode&>(o).stmts[i].get();
+          },
+          [](Object& o, const FieldInfo&, std::size_t i, ObjectRef value) {
+            static_cast<StmtBoxNode&>(o).stmts[i] = std::move(value);
+          })});
+  auto* loop_box = new StmtBoxNode();
+  loop_box->stmts = {add_one.func->body};
+  inner->content = {make_prune_node(stmt_box_type, loop_box)}; // no walk runs meanwhile
+  loops = 0;
+  PruneBoxNode::reads = 0;
+  runtime::walk(shelf, loops_cbs);
+  CHECK(loops == 2);
+  CHECK(PruneBoxNode::reads == 3);
+}
+
+TEST_CASE("a runtime walk's pruning keeps the static walk's results on the IR") {
+  AddOne add_one;
+  for (const char* key : {"ir.For", "ir.TensorStore", "ir.Add", "ir.Var", "ir.TensorType",
+                          "ir.PrimType", "ir.IntImm", "ir.Stmt", "ir.PrimExpr"}) {
+    CAPTURE(key);
+    std::size_t static_count = 0;
+    const TypeInfo& type = *TypeRegistry::global().find(std::string_view(key));
+    walk(add_one.func, on<Object>([&](const ObjectRef& node) {
+           static_count += node->type_info().derives_from(type) ? 1U : 0U;
+         }));
+    CHECK(runtime_count(add_one.func, key) == static_count);
+    CHECK(runtime_count(add_one.func, key, WalkOrder::pre) == static_count);
+  }
+}
+
+TEST_CASE("runtime callbacks say which fields lead to the types they match") {
+  register_ir_types();
+  runtime::Callbacks cbs;
+  cbs.on("ir.For", [](const ObjectRef&) {});
+  auto table = cbs.reach();
+  REQUIRE(table != nullptr);
+  CHECK(table == cbs.reach()); // cached
+  const auto* loop = table->find(ForNode::type_index);
+  REQUIRE(loop != nullptr);
+  CHECK(loop->reaches);
+  // The loop's body leads to loops, whatever else does.
+  const auto& fields = type_info_v<ForNode>.fields;
+  bool body = false;
+  for (std::uint32_t f : loop->fields) {
+    body = body || fields[f].name == "body";
+  }
+  CHECK(body);
+  // Adding a callback forgets the table.
+  cbs.on("ir.Add", [](const ObjectRef&) {});
+  CHECK(table != cbs.reach());
+  CHECK(cbs.reach()->find(AddNode::type_index)->reaches);
+}

@@ -4,6 +4,8 @@
 #include <ctir/core/type_registry.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <deque>
 #include <mutex>
 #include <shared_mutex>
@@ -25,6 +27,7 @@ struct TypeRegistry::State {
   };
 
   mutable std::shared_mutex mutex;
+  std::atomic<std::size_t> count{0};
   std::unordered_map<std::uint32_t, const TypeInfo*> by_index;
   std::unordered_map<std::string, const TypeInfo*> by_key;
   std::deque<OwnedRuntimeType> runtime_types;
@@ -138,6 +141,11 @@ CTIR_INLINE void TypeRegistry::insert_locked(const TypeInfo* info) {
                                   "' hash to the same type index; rename one of them");
   }
   state_->by_key.emplace(std::string(info->key), info);
+  state_->count.fetch_add(1, std::memory_order_release);
+}
+
+CTIR_INLINE std::size_t TypeRegistry::size() const noexcept {
+  return state_->count.load(std::memory_order_acquire);
 }
 
 } // namespace ctir

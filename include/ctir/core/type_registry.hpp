@@ -5,6 +5,7 @@
 #include <ctir/core/linkage.hpp>
 #include <ctir/core/type_info.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -54,6 +55,10 @@ public:
 
   /// Every registered type, sorted by key.
   std::vector<const TypeInfo*> all() const;
+
+  /// How many types are registered. Types are never removed, so a cache computed from the
+  /// registry is up to date while this number has not changed. Takes no lock.
+  std::size_t size() const noexcept;
 
   TypeRegistry(const TypeRegistry&) = delete;
   TypeRegistry& operator=(const TypeRegistry&) = delete;

@@ -35,6 +35,10 @@ CTIR_INLINE void Callbacks::expect(Kind kind, std::string_view operation) const 
   }
 }
 
+CTIR_INLINE std::shared_ptr<const detail::traverse::reach_table> Callbacks::reach() const {
+  return reach_.get(*this);
+}
+
 CTIR_INLINE const TypeInfo& Callbacks::type_by_key(std::string_view type_key) {
   // The IR's types are found whether or not a node of theirs was ever created.
   register_ir_types();

@@ -8,12 +8,14 @@
 #include <ctir/core/type_info.hpp>
 #include <ctir/hooks/family.hpp>
 #include <ctir/hooks/type_table.hpp>
+#include <ctir/runtime/detail/reach_table.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/meta.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -131,6 +133,11 @@ public:
 
   /// Throws unless every callback is of `kind` (for the traversal `operation`).
   void expect(Kind kind, std::string_view operation) const;
+
+  /// Which node types can lead to a node these callbacks match, and through which fields:
+  /// what the runtime traversals leave out. Computed on first use, and again once node
+  /// types were registered since (a plug-in's); thread-safe.
+  std::shared_ptr<const detail::traverse::reach_table> reach() const;
 
 private:
   /// The node type registered under `type_key`; throws a ctir::Error if there is none.
@@ -265,9 +272,11 @@ private:
                     "ObjectRef&), optionally followed by DefRegionKind");
     }
     entries_.push_back(std::move(entry));
+    reach_.reset();
   }
 
   std::vector<Entry> entries_;
+  detail::traverse::reach_cache reach_;
 };
 
 } // namespace ctir::runtime
@@ -320,4 +329,5 @@ struct runtime_set {
 
 #ifdef CTIR_HEADER_ONLY
 #include <ctir/runtime/callbacks-inl.hpp>
+#include <ctir/runtime/detail/reach_table-inl.hpp>
 #endif

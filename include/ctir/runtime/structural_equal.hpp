@@ -1,4 +1,4 @@
-// Structural equality of the type-erased layer: driven by the runtime field tables only.
+// Structural equality of the type-erased layer: for any node type, whatever its root's type.
 #pragma once
 
 #include <ctir/core/linkage.hpp>
@@ -9,9 +9,10 @@
 
 namespace ctir::runtime {
 
-/// structural_equal through TypeInfo::fields alone, for any node type, including those
-/// registered at run time with TypeRegistry::add_runtime_type. Same semantics and same
-/// results as ctir::structural_equal.
+/// structural_equal of two values of any node type, including those registered at run
+/// time with TypeRegistry::add_runtime_type: the IR's node types are compared through
+/// their compiled hooks, every other node through its TypeInfo::fields. Same semantics
+/// and same results as ctir::structural_equal.
 bool structural_equal(const ObjectRef& a, const ObjectRef& b, StructuralEqualOptions options = {});
 
 /// find_structural_mismatch through TypeInfo::fields alone; same results as

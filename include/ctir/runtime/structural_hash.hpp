@@ -1,4 +1,4 @@
-// Structural hashing of the type-erased layer: driven by the runtime field tables only.
+// Structural hashing of the type-erased layer: for any node type, whatever its root's type.
 #pragma once
 
 #include <ctir/core/linkage.hpp>
@@ -9,9 +9,10 @@
 
 namespace ctir::runtime {
 
-/// structural_hash through TypeInfo::fields alone, for any node type, including those
-/// registered at run time with TypeRegistry::add_runtime_type. Gives the same value as
-/// ctir::structural_hash.
+/// structural_hash of a value of any node type, including those registered at run time
+/// with TypeRegistry::add_runtime_type: the IR's node types are hashed through their
+/// compiled hooks, every other node through its TypeInfo::fields. Gives the same value
+/// as ctir::structural_hash.
 std::uint64_t structural_hash(const ObjectRef& value, StructuralHashOptions options = {});
 
 } // namespace ctir::runtime

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -37,27 +38,63 @@ inline constexpr std::uint8_t idle = 1;    ///< no callback, no children to walk
 inline constexpr std::uint8_t descend = 2; ///< walk the node's children
 inline constexpr std::uint8_t matched = 4; ///< call the node's callback
 inline constexpr std::uint8_t shared = 8;  ///< met once however many uses reach it
+inline constexpr std::uint8_t pruned = 16; ///< descend through some of the child fields only
 } // namespace runtime_site
 
 /// What a runtime walk needs to know about a node type, looked up once per type: the
 /// callback that matches it and how to reach its children.
-struct alignas(32) runtime_type_entry {
+struct alignas(64) runtime_type_entry {
   /// The type index this entry describes (initialized to one that cannot hash here).
   std::uint32_t index = 0;
   /// runtime_site flags, indexed by the DefRegionKind of the site.
   std::array<std::uint8_t, 3> site{};
   const runtime::Callbacks::Entry* match = nullptr;
   bool (*for_each_child)(const Object&, DefRegionKind, ChildVisitor&) = nullptr;
+  /// Set when only some child fields can lead to a match: the ones to walk.
+  const reach_type* pruned = nullptr;
+  /// When those are one or two node fields (a loop's body, a branch's cases): the fields,
+  /// read without going through the list.
+  std::array<const FieldInfo*, 2> kept{};
 };
 
+/// Calls f(child, region) for the children in the listed fields of `object` (positions in
+/// its field table), in field order or reversed (to push them on a stack); stops when f
+/// returns false, and returns false then.
+template <bool Reversed, class F>
+bool for_each_listed_child(const Object& object, DefRegionKind region,
+                           const std::vector<std::uint32_t>& positions, F&& f) {
+  const auto& fields = object.type_info().fields;
+  const std::size_t count = positions.size();
+  for (std::size_t n = 0; n < count; ++n) {
+    const FieldInfo& field = fields[positions[Reversed ? count - 1 - n : n]];
+    const DefRegionKind inner = child_region(region, field.def_kind);
+    if (field.kind == FieldKind::node) {
+      if (const Object* child = field.get(object, field); child != nullptr && !f(*child, inner)) {
+        return false;
+      }
+    } else {
+      const std::size_t size = field.size(object, field);
+      for (std::size_t m = 0; m < size; ++m) {
+        const Object* child = field.at(object, field, Reversed ? size - 1 - m : m);
+        if (child != nullptr && !f(*child, inner)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 /// A small direct-mapped cache from type index to runtime_type_entry, so that matching by
-/// ancestry and scanning the field table happen once per type, not once per node.
+/// ancestry and scanning the field table happen once per type, not once per node. A type
+/// that can lead to no match is a leaf here, and a type with some fields that can is
+/// entered through those fields only (the callbacks' reach table).
 class runtime_type_cache {
 public:
   static constexpr std::uint32_t size = 128;
 
-  explicit runtime_type_cache(const runtime::Callbacks& callbacks) noexcept
-      : callbacks_(callbacks) {
+  explicit runtime_type_cache(const runtime::Callbacks& callbacks)
+      : callbacks_(callbacks), reach_(callbacks.reach()) {
     static_assert(size == ChildVisitor::filter_slots);
     for (std::uint32_t slot = 0; slot < size; ++slot) {
       entries_[slot].index = slot ^ 1U; // never looked up in this slot
@@ -91,9 +128,36 @@ private:
     entry.match = callbacks_.match(node);
     entry.for_each_child =
         info.for_each_child != nullptr ? info.for_each_child : &for_each_child_by_fields;
+    entry.pruned = nullptr;
+    entry.kept = {nullptr, nullptr};
     bool has_children = false;
-    for (const FieldInfo& field : info.fields) {
-      has_children = has_children || (!field.ignored() && field.kind != FieldKind::value);
+    if (const reach_type* reach = reach_->find(info.index); reach != nullptr) {
+      has_children = !reach->fields.empty();
+      // Where some fields lead nowhere: one or two node fields that do (a loop's body, a
+      // branch's cases) are read directly. Otherwise a static type keeps its compiled
+      // for_each_child, whose filter passes over each child that leads nowhere in a few
+      // instructions, fewer than reading the other fields through the field table
+      // (measured); a type registered at run time has only the field table, and reads
+      // just the fields that lead somewhere.
+      if (has_children && !reach->all_fields) {
+        bool direct = reach->fields.size() <= entry.kept.size();
+        for (const std::uint32_t position : reach->fields) {
+          direct = direct && info.fields[position].kind == FieldKind::node;
+        }
+        if (direct) {
+          for (std::size_t k = 0; k < reach->fields.size(); ++k) {
+            entry.kept[k] = &info.fields[reach->fields[k]];
+          }
+        }
+        if (direct || info.for_each_child == nullptr) {
+          entry.pruned = reach;
+        }
+      }
+    } else {
+      // Not in the table (registered during the walk): every child field.
+      for (const FieldInfo& field : info.fields) {
+        has_children = has_children || (!field.ignored() && field.kind != FieldKind::value);
+      }
     }
     const bool once = structural::visited_once(node);
     ChildVisitor::FilterSlot& filter = filter_[info.index % size];
@@ -107,7 +171,8 @@ private:
       entry.site[static_cast<std::size_t>(region)] = static_cast<std::uint8_t>(
           (!matched && !descend ? runtime_site::idle : 0U) |
           (descend ? runtime_site::descend : 0U) | (matched ? runtime_site::matched : 0U) |
-          (once && descend ? runtime_site::shared : 0U));
+          (once && descend ? runtime_site::shared : 0U) |
+          (descend && entry.pruned != nullptr ? runtime_site::pruned : 0U));
       if (!matched && !descend) {
         filter.skip =
             static_cast<std::uint8_t>(filter.skip | (1U << static_cast<unsigned>(region)));
@@ -116,6 +181,7 @@ private:
   }
 
   const runtime::Callbacks& callbacks_;
+  std::shared_ptr<const reach_table> reach_;
   std::array<runtime_type_entry, size> entries_{};
   std::array<ChildVisitor::FilterSlot, size> filter_{};
 };
@@ -192,8 +258,14 @@ private:
         }
       }
     }
-    if ((what & runtime_site::descend) && !for_each_child(node, region, *this)) {
-      return false;
+    if ((what & runtime_site::descend) != 0) {
+      // Out of line for the few types that have fields left out (loops, branches), so that
+      // the many with a callback and all their fields pay one test for them.
+      const bool go_on = (what & runtime_site::pruned) == 0 ? for_each_child(node, region, *this)
+                                                            : walk_kept_fields(node, region, type);
+      if (!go_on) {
+        return false;
+      }
     }
     if constexpr (Order == WalkOrder::post) {
       if (match != nullptr) {
@@ -201,6 +273,28 @@ private:
       }
     }
     return true;
+  }
+
+  /// The children of a node in the fields that can lead to a match (runtime_site::pruned).
+  CTIR_DETAIL_NOINLINE bool walk_kept_fields(const Object& node, DefRegionKind region,
+                                             const runtime_type_entry& type) {
+    if (type.kept[0] != nullptr) {
+      for (const FieldInfo* field : type.kept) {
+        if (field == nullptr) {
+          break;
+        }
+        const Object* child = field->get(node, *field);
+        if (child != nullptr &&
+            !ChildVisitor::operator()(*child, child_region(region, field->def_kind))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return for_each_listed_child<false>(node, region, type.pruned->fields,
+                                        [this](const Object& child, DefRegionKind inner) {
+                                          return ChildVisitor::operator()(child, inner);
+                                        });
   }
 
   CTIR_DETAIL_NOINLINE WalkAction call(const runtime::Callbacks::Entry& entry, const Object& node,
@@ -248,7 +342,13 @@ private:
           stack.push_back({current.node, type.match, current.region});
         }
       }
-      if (what & runtime_site::descend) {
+      if ((what & runtime_site::descend) != 0 && type.pruned != nullptr) {
+        for_each_listed_child<true>(*current.node, current.region, type.pruned->fields,
+                                    [&](const Object& child, DefRegionKind inner) {
+                                      stack.push_back({&child, nullptr, inner});
+                                      return true;
+                                    });
+      } else if ((what & runtime_site::descend) != 0) {
         for_each_dynamic_child<true>(*current.node, current.region,
                                      [&](const Object* child, DefRegionKind inner) {
                                        stack.push_back({child, nullptr, inner});

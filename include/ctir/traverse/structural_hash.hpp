@@ -104,6 +104,21 @@ inline std::uint64_t pow61(std::uint64_t base, std::uint64_t exponent) noexcept 
   return result;
 }
 
+/// The fields of one node type that the iterative hash reads, found once per type: those
+/// that make up the node's token (plain values and array lengths), in field order, then
+/// the child fields, last first (the order they are pushed in). A type with more such
+/// fields than fit is read through its whole field table instead.
+struct HashPlan {
+  static constexpr std::size_t capacity = 13;
+  /// Marks a type whose fields do not fit.
+  static constexpr std::uint8_t unplanned = 0xFF;
+  // No initializers: a hash fills the cache's slots only when it needs them.
+  std::uint32_t index;
+  std::uint8_t tokens;
+  std::uint8_t children;
+  std::uint16_t positions[capacity];
+};
+
 /// How deep hashing recurses on the native stack before it hands the rest of a subtree
 /// to the explicit stack.
 inline constexpr unsigned hash_recursion_budget = 160;
@@ -219,6 +234,19 @@ private:
   CTIR_DETAIL_ALWAYS_INLINE void push(const HashEntry& entry);
 
   void step(const HashEntry& e);
+  /// step() through the whole field table (a type whose fields do not fit a plan).
+  void step_fields(const HashEntry& e);
+
+  /// The plan of `info`'s type, from a small direct-mapped cache.
+  CTIR_DETAIL_ALWAYS_INLINE const HashPlan& plan_of(const TypeInfo& info) {
+    HashPlan& plan = plans_[info.index % plan_slots];
+    if (plan.index != info.index) [[unlikely]] {
+      make_plan(plan, info);
+    }
+    return plan;
+  }
+  static void make_plan(HashPlan& plan, const TypeInfo& info);
+  void clear_plans() noexcept;
 
   /// The token of a node: `seed` (its type, or a variable's token) with its plain values
   /// and array lengths, in field order.
@@ -226,7 +254,11 @@ private:
 
   static bool has_node_fields(const TypeInfo& info) noexcept;
 
+  static constexpr std::uint32_t plan_slots = 128;
+
   bool map_free_vars_;
+  bool plans_ready_ = false;
+  HashPlan plans_[plan_slots];
   std::uint64_t acc_ = 0;
   std::uint64_t length_ = 0;
   bool has_pending_ = false;
