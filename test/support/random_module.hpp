@@ -282,8 +282,8 @@ private:
   Expr typed_helper_call(const TensorType& type, int depth) {
     std::vector<const Signature*> found;
     for (const Signature& signature : signatures_) {
-      // A bool parameter gets this function's bool parameter: a literal `true` is a rank-0
-      // tensor at graph level, which InferType does not accept for a `bool`.
+      // A bool parameter gets this function's bool parameter, so that the condition
+      // varies with the inputs: a function without one calls no function with one.
       const bool needs_cond = std::any_of(signature.params.begin(), signature.params.end(),
                                           [](const Type& t) { return !t.is<TensorTypeNode>(); });
       if (same_type(signature.result, type) && (cond_ || !needs_cond)) {
