@@ -5,6 +5,7 @@
 #include <ctir/ir/builder.hpp>
 #include <ctir/ir/ir.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -26,7 +27,20 @@ namespace ctir::testing {
 /// ifs, allocations, nested blocks and every scalar expression form.
 class RandomModuleGenerator {
 public:
+  /// What a generated module may do beyond the defaults.
+  struct Options {
+    /// Every tensor index is reduced into [0, 4) (`%i % 4`, through a cast to int32 when
+    /// the index is of another dtype), so that the tensor-level functions run on inputs of
+    /// eval::random_inputs (every shape variable 4) without going out of bounds.
+    bool in_bounds = false;
+    /// Closure parameters are always annotated and calls of other functions of the module
+    /// pass one argument of the right type per parameter, so that InferType accepts the
+    /// module.
+    bool well_typed = false;
+  };
+
   explicit RandomModuleGenerator(std::uint64_t seed) : rng_(seed) {}
+  RandomModuleGenerator(std::uint64_t seed, Options options) : rng_(seed), options_(options) {}
 
   /// A module of one to five functions, `depth` bounding the nesting of expressions.
   IRModule module(int depth = 4) {
@@ -39,6 +53,7 @@ public:
     }
     const int graph_count = 1 + pick(3);
     helpers_.clear();
+    signatures_.clear();
     for (int k = 0; k < graph_count; ++k) {
       const std::string name = "f" + std::to_string(k);
       result.add(name, graph_function(name));
@@ -212,13 +227,17 @@ private:
     }
     case 8: { // a closure called directly
       scopes_.emplace_back();
-      Var param = bind(type, chance(0.7));
+      Var param = bind(type, chance(0.7) || options_.well_typed);
       Expr body = expr(type, depth - 1);
       scopes_.pop_back();
       result = Call::make(Function::make({param}, body), {expr(type, depth - 1)});
       break;
     }
     case 9: // another function of the module
+      if (options_.well_typed) {
+        result = typed_helper_call(type, depth);
+        break;
+      }
       if (!helpers_.empty() && same_type(type, helper_type_)) {
         result = Call::make(
             GlobalVar::make(
@@ -256,6 +275,38 @@ private:
     }
     remember(result, type, true);
     return result;
+  }
+
+  /// A call of an earlier function of the module returning `type`, one argument of the
+  /// right type per parameter; `sqrt` of a value when there is none.
+  Expr typed_helper_call(const TensorType& type, int depth) {
+    std::vector<const Signature*> found;
+    for (const Signature& signature : signatures_) {
+      // A bool parameter gets this function's bool parameter, so that the condition
+      // varies with the inputs: a function without one calls no function with one.
+      const bool needs_cond = std::any_of(signature.params.begin(), signature.params.end(),
+                                          [](const Type& t) { return !t.is<TensorTypeNode>(); });
+      if (same_type(signature.result, type) && (cond_ || !needs_cond)) {
+        found.push_back(&signature);
+      }
+    }
+    if (found.empty()) {
+      return call("sqrt", {expr(type, depth - 1)});
+    }
+    const Signature& callee =
+        *found[static_cast<std::size_t>(pick(static_cast<int>(found.size())))];
+    std::vector<Expr> args;
+    for (const Type& param : callee.params) {
+      const auto* tensor = param.as<TensorTypeNode>();
+      if (tensor == nullptr) { // the bool condition
+        args.push_back(cond_);
+      } else if (tensor->shape.size() == 1 && tensor->shape[0].as<IntImmNode>() == nullptr) {
+        args.push_back(expr(tensor_type({4}, f32()), depth - 1)); // Tensor[(%n), float32]
+      } else {
+        args.push_back(expr(downcast<TensorTypeNode>(param), depth - 1));
+      }
+    }
+    return Call::make(GlobalVar::make(callee.name), std::move(args));
   }
 
   /// An expression in a scope of its own (an if branch): values made there stay there.
@@ -309,6 +360,11 @@ private:
     if (chance(0.2)) {
       attrs.set("SkipOptimization", chance(0.5));
     }
+    std::vector<Type> param_types;
+    for (const Var& param : params) {
+      param_types.push_back(param->ty);
+    }
+    signatures_.push_back({function_name, std::move(param_types), type});
     return Function::make(params, body, chance(0.6) ? Type(type) : Type(), attrs, function_name);
   }
 
@@ -381,7 +437,7 @@ private:
           tensors_[static_cast<std::size_t>(pick(static_cast<int>(tensors_.size())))];
       std::vector<PrimExpr> indices;
       for (int d = 0; d < rank; ++d) {
-        indices.push_back(prim(2));
+        indices.push_back(index(prim(2)));
       }
       return TensorStore::make(tensor, std::move(indices), prim(3));
     }
@@ -449,6 +505,17 @@ private:
     }
   }
 
+  /// `e` as a tensor index: itself, or within [0, 4) when the indices stay in bounds.
+  PrimExpr index(PrimExpr e) const {
+    if (!options_.in_bounds) {
+      return e;
+    }
+    if (dtype_of(e) != DataType::int32()) {
+      e = cast(DataType::int32(), std::move(e));
+    }
+    return std::move(e) % PrimExpr(IntImm::make(4));
+  }
+
   /// `e` as a bool: itself if it is one, else `e != 0`.
   static PrimExpr truth(PrimExpr e) {
     const DataType dtype = dtype_of(e);
@@ -510,7 +577,7 @@ private:
           tensors_[static_cast<std::size_t>(pick(static_cast<int>(tensors_.size())))];
       std::vector<PrimExpr> indices;
       for (int d = 0; d < rank; ++d) {
-        indices.push_back(prim(depth - 1));
+        indices.push_back(index(prim(depth - 1)));
       }
       return TensorLoad::make(tensor, std::move(indices));
     }
@@ -518,9 +585,17 @@ private:
   }
 
   std::mt19937_64 rng_;
+  Options options_;
   int depth_ = 4;
   std::vector<std::vector<Value>> scopes_;
   std::vector<std::string> helpers_;
+  /// The graph functions made so far: name, parameter types, result type.
+  struct Signature {
+    std::string name;
+    std::vector<Type> params;
+    TensorType result;
+  };
+  std::vector<Signature> signatures_;
   TensorType helper_type_;
   Var cond_;
   std::vector<Var> scalars_; ///< [0] a float parameter, [1] the shape variable n

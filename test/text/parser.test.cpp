@@ -988,8 +988,12 @@ void check_too_deep(const std::function<void()>& parse) {
     parse();
     FAIL("expected a ParseError");
   } catch (const ParseError& error) {
-    CHECK(error.message() ==
-          "nesting too deep (more than " + std::to_string(max_nesting_depth) + " levels)");
+    CHECK(error.message().starts_with("nesting too deep (more than " +
+                                      std::to_string(max_nesting_depth) + " levels); "));
+    // The message says what to do.
+    const bool hint = error.message().ends_with("a function of its own") ||
+                      error.message().ends_with(" dimensions");
+    CHECK(hint);
   }
 }
 

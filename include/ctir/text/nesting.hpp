@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace ctir {
 
@@ -19,5 +20,14 @@ namespace ctir {
 /// error "nesting too deep" rather than overflowing the stack; long sequences (a
 /// million statements, lets, bindings or operands in a row) do not nest and have no limit.
 inline constexpr std::size_t max_nesting_depth = 500;
+
+namespace detail {
+/// The parser's message for text nested deeper than max_nesting_depth, with what to do.
+inline std::string nesting_too_deep_message() {
+  return "nesting too deep (more than " + std::to_string(max_nesting_depth) +
+         " levels); nest less: bind inner values to temporaries (`%0 = ...;`) or lets, or "
+         "move inner code into a function of its own";
+}
+} // namespace detail
 
 } // namespace ctir

@@ -125,8 +125,8 @@ TEST_CASE("the verifier reports an undefined variable with its access path") {
   CHECK(d.path.str() == "<root>.functions[1].body.value.args[0]");
   CHECK(d.location == "@main.body.value.args[0]");
   CHECK(d.node.same_as(y));
-  CHECK(d.message == "variable %y is used but not defined");
-  CHECK(d.str() == "@main.body.value.args[0]: variable %y is used but not defined (at "
+  CHECK(d.message == "variable '%y' is used but not defined");
+  CHECK(d.str() == "@main.body.value.args[0]: variable '%y' is used but not defined (at "
                    "<root>.functions[1].body.value.args[0])");
   // The path leads to the node.
   CHECK(d.path.resolve(mod.node()).same_as(y));
@@ -157,10 +157,10 @@ TEST_CASE("a loop variable, a let variable and a bound variable are undefined ou
                                  });
   REQUIRE(diagnostics.size() == 4);
   CHECK(diagnostics[0].kind == WellFormedDiagnostic::Kind::undefined_variable);
-  CHECK(diagnostics[0].message == "variable %t is used but not defined");
+  CHECK(diagnostics[0].message == "variable '%t' is used but not defined");
   CHECK(diagnostics[1].kind == WellFormedDiagnostic::Kind::undefined_variable);
   CHECK(diagnostics[2].kind == WellFormedDiagnostic::Kind::duplicate_definition);
-  CHECK(diagnostics[3].message.starts_with("variable %j is used but not defined"));
+  CHECK(diagnostics[3].message.starts_with("variable '%j' is used but not defined"));
 
   auto x = Var::make("x", tensor({2}));
   auto v = Var::make("v", tensor({2}));
@@ -241,7 +241,7 @@ TEST_CASE("the verifier reports a doubly defined variable: two loops over one va
   CHECK(two_loops[0].kind == WellFormedDiagnostic::Kind::duplicate_definition);
   CHECK(two_loops[0].path.str() == "<root>.functions[0].body.seq[1].var");
   CHECK(two_loops[0].message ==
-        "variable %i is defined more than once; this is a second definition");
+        "variable '%i' is defined more than once; this is a second definition");
 
   // The same loop object twice is the same mistake.
   const For shared = loop();
@@ -252,6 +252,13 @@ TEST_CASE("the verifier reports a doubly defined variable: two loops over one va
   const auto twice = verify_well_formed(module_of(PrimFunc::make("f", {A, A}, loop())));
   REQUIRE(twice.size() == 1);
   CHECK(twice[0].path.str() == "<root>.functions[0].params[1]");
+
+  // A parameter that is a shape variable of an earlier parameter's type is a mention of it
+  // (the printer, the parser and the interpreter take it so); a second such parameter is a
+  // second definition.
+  CHECK(verify_well_formed(module_of(PrimFunc::make("f", {A, n}, loop()))).empty());
+  CHECK(paths_of(verify_well_formed(module_of(PrimFunc::make("f", {A, n, n}, loop())))) ==
+        std::vector<std::string>{"<root>.functions[0].params[2]"});
 
   // A loop variable that is also a shape variable of a parameter.
   const auto shadow = verify_well_formed(
@@ -500,7 +507,7 @@ TEST_CASE("check_well_formed throws a WellFormedError listing the problems and u
   } catch (const WellFormedError& error) {
     const std::string message = error.what();
     CHECK(message.starts_with("ctir: the module is not well-formed (1 problem):\n  @main.body."
-                              "args[0]: variable %y is used but not defined"));
+                              "args[0]: variable '%y' is used but not defined"));
     CHECK(contains(message, "\n@main.body.args[0] in the printed module:\n"));
     CHECK(contains(message, "  exp(%y)\n      ^^\n"));
     CHECK(error.diagnostics().size() == 1);
@@ -521,7 +528,7 @@ TEST_CASE("the error underlines the first problem that is not a duplicate defini
   const std::string both = error_of([&] {
     check_well_formed(module_of(PrimFunc::make("f", {A}, SeqStmt::make({loop(i), loop(u)}))));
   });
-  CHECK(contains(both, "(2 problems):\n  @main.body.seq[1].var: variable %i is defined more than "
+  CHECK(contains(both, "(2 problems):\n  @main.body.seq[1].var: variable '%i' is defined more than "
                        "once"));
   CHECK(contains(both, "\n@main.body.seq[1].body.seq[0].indices[0] in the printed module:\n"));
   const std::string only_duplicate = error_of([&] {
@@ -547,7 +554,7 @@ TEST_CASE("the verify instrument names the pass that broke the IR") {
     const std::string message = error_of([&] { sequential(keep, breaker, keep)(good, ctx); });
     CHECK(message.starts_with("Error in instrument VerifyWellFormed (run_after_pass of pass "
                               "Breaker): ctir: pass 'Breaker' broke the IR (1 problem):\n"));
-    CHECK(contains(message, "@main.body.args[0]: variable %y is used but not defined"));
+    CHECK(contains(message, "@main.body.args[0]: variable '%y' is used but not defined"));
   }
   SUBCASE("as a runtime instrument, with the WellFormedError as the original exception") {
     PassContext ctx{{.instruments = {VerifyWellFormedInstrument()}}};

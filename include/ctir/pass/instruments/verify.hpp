@@ -32,7 +32,7 @@ struct WellFormedDiagnostic {
     ill_typed,
   };
   Kind kind = Kind::ill_typed;
-  /// What is wrong: "variable %y is used but not defined".
+  /// What is wrong: "variable '%y' is used but not defined".
   std::string message;
   /// The offending node from the module's root: `<root>.functions[1].body.args[0]`.
   AccessPath path;
@@ -41,7 +41,7 @@ struct WellFormedDiagnostic {
   /// The offending node (a variable at a use or definition site, a call, a store, ...).
   ObjectRef node;
 
-  /// `@main.body.args[0]: variable %y is used but not defined (at <root>.functions[0]...)`.
+  /// `@main.body.args[0]: variable '%y' is used but not defined (at <root>.functions[0]...)`.
   std::string str() const;
 };
 
@@ -117,7 +117,7 @@ struct VerifyWellFormedOptions {
 ///
 ///     Error in instrument VerifyWellFormed (run_after_pass of pass Inline): ctir: pass
 ///     'Inline' broke the IR (1 problem):
-///       @main.body.args[0]: variable %y is used but not defined (at <root>...)
+///       @main.body.args[0]: variable '%y' is used but not defined (at <root>...)
 ///
 /// A module is verified once: the output of one pass, given to the next, is not checked
 /// again.

@@ -322,7 +322,13 @@ CTIR_INLINE GraphTypeInference::Result GraphTypeInference::finish_call(const Cal
   }
   DimBindings bound;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!match_type(func->params[i], args[i], bound)) {
+    // A graph-level scalar (a literal `true`, a rank-0 tensor) is the value a scalar
+    // parameter (`%c: bool`) takes, as the parser, the verifier and the interpreter take it.
+    const auto* scalar = func->params[i].as<PrimTypeNode>();
+    const auto* tensor = args[i].as<TensorTypeNode>();
+    const bool scalar_argument = scalar != nullptr && tensor != nullptr && tensor->shape.empty() &&
+                                 tensor->dtype == scalar->dtype;
+    if (!scalar_argument && !match_type(func->params[i], args[i], bound)) {
       type_error(call->args[i], "argument " + std::to_string(i) + " has type " +
                                     type_text(args[i]) + " but the callee expects " +
                                     type_text(substitute_type(func->params[i], bound)));

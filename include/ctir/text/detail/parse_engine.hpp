@@ -87,8 +87,7 @@ private:
     DepthGuard(ParseEngine& engine, std::size_t token) : engine_(engine) {
       if (++engine_.depth_ > max_nesting_depth) {
         --engine_.depth_;
-        engine_.fail(engine_.tokens_[token], "nesting too deep (more than " +
-                                                 std::to_string(max_nesting_depth) + " levels)");
+        engine_.fail(engine_.tokens_[token], ctir::detail::nesting_too_deep_message());
       }
     }
     DepthGuard(const DepthGuard&) = delete;

@@ -185,8 +185,9 @@ CTIR_INLINE Expr ParseEngine::constant() {
     std::size_t rank = 0;
     while (tok(rank).kind == Tok::lbracket) {
       if (++rank > max_nesting_depth) {
-        fail(tok(rank - 1),
-             "nesting too deep (more than " + std::to_string(max_nesting_depth) + " levels)");
+        fail(tok(rank - 1), "nesting too deep (more than " + std::to_string(max_nesting_depth) +
+                                " levels); a tensor literal has at most " +
+                                std::to_string(max_nesting_depth) + " dimensions");
       }
     }
     if (rank == 1 && tok(1).kind == Tok::rbracket) {

@@ -31,6 +31,7 @@ CTIR_INLINE std::vector<WellFormedDiagnostic> Checker::run() {
 CTIR_INLINE void Checker::check_function(std::size_t i) {
   function_ = i;
   ever_defined_.clear();
+  shape_defined_.clear();
   live_.clear();
   log_.clear();
   marks_.clear();
@@ -256,7 +257,11 @@ CTIR_INLINE void Checker::visit_variable(const Item& item, const Object& var,
     }
     break; // brought into scope by a define item where its scope starts
   case Region::pattern_top:
-    if (!ever_defined_.insert(&var).second) {
+    // A parameter that is a shape variable of an earlier parameter's type (`%n` in
+    // `(%A: Tensor[(%n)], %n: int32)`) is a mention of it, once.
+    if (in_scope(&var) && shape_defined_.erase(&var) != 0) {
+      // checked, not defined again
+    } else if (!ever_defined_.insert(&var).second) {
       report_duplicate(var);
     }
     if (!in_scope(&var)) {
@@ -270,6 +275,7 @@ CTIR_INLINE void Checker::visit_variable(const Item& item, const Object& var,
         report_duplicate(var);
       }
       define(&var);
+      shape_defined_.insert(&var);
     }
     children = Region::pattern_nested;
     break;

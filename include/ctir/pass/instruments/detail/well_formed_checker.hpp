@@ -164,6 +164,9 @@ private:
   std::vector<std::pair<std::size_t, std::uint64_t>> marks_;
   /// Every variable defined so far in the function.
   std::unordered_set<const Object*> ever_defined_;
+  /// Variables defined inside a pattern's types (shape variables), which one parameter of
+  /// the pattern may be as well.
+  std::unordered_set<const Object*> shape_defined_;
   /// Identifies the set of variables in scope: a new value at each change.
   std::uint64_t epoch_ = 0;
   std::uint64_t epoch_counter_ = 0;

@@ -259,15 +259,14 @@ CTIR_INLINE void Checker::report_undefined(const Object& var) {
   ++it->second.uses;
   if (first) {
     it->second.diagnostic = report(WellFormedDiagnostic::Kind::undefined_variable, var,
-                                   "variable " + variable_name(var) + " is used but not defined");
+                                   "variable '" + variable_name(var) + "' is used but not defined");
   }
 }
 
 CTIR_INLINE void Checker::report_duplicate(const Object& var) {
   report(WellFormedDiagnostic::Kind::duplicate_definition, var,
-         "variable " + variable_name(var) +
-             " is defined more than once; this is a second "
-             "definition");
+         "variable '" + variable_name(var) +
+             "' is defined more than once; this is a second definition");
 }
 
 CTIR_INLINE std::size_t Checker::report(WellFormedDiagnostic::Kind kind, const Object& node,
