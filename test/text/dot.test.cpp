@@ -145,3 +145,17 @@ TEST_CASE("a Fibonacci DAG of 100,000 bindings is drawn in one node per distinct
   CHECK(dot_count(dot, " -> n") == 200001);
   CHECK(dot_node_count(dot) == 100003);
 }
+
+TEST_CASE("closures nested 100,000 deep are drawn as nested clusters without deep recursion") {
+  const Type type = TensorType::make({2}, DataType::float32());
+  const Var x = Var::make("x", type);
+  Expr body = x;
+  for (int depth = 0; depth < 100000; ++depth) {
+    body = Function::make({Var::make("p", type)}, body);
+  }
+  const std::string dot = print_dot(Function::make({x}, body));
+  CHECK(dot_count(dot, "subgraph cluster_") == 100001);
+  CHECK(dot_count(dot, "[label=\"result\"]") == 100000);
+  // Indentation stops growing, so the output stays linear in the closures.
+  CHECK(dot.size() < 100001 * 400);
+}

@@ -54,7 +54,7 @@ public:
   std::string finish() {
     std::string out = "digraph ctir {\n  node [fontname=\"monospace\"];\n"
                       "  edge [fontname=\"monospace\", fontsize=10];\n";
-    write_scope(top_, 1, out);
+    write_scopes(out);
     out += edges_;
     out += "}\n";
     return out;
@@ -267,10 +267,18 @@ private:
     return label;
   }
 
-  void write_scope(std::size_t scope, std::size_t depth, std::string& out) const {
-    const std::string indent(2 * depth, ' ');
+  /// Blanks for a nesting depth; capped, so that closures nested a million deep do not
+  /// make the output quadratic.
+  static std::string indentation(std::size_t depth) {
+    constexpr std::size_t max_depth = 16;
+    return std::string(2 * (depth < max_depth ? depth : max_depth), ' ');
+  }
+
+  /// A scope's opening line and label (the top scope has none) and its node lines.
+  void write_scope_head(std::size_t scope, std::size_t depth, std::string& out) const {
+    const std::string indent = indentation(depth);
     if (scope != top_) {
-      out += indent.substr(2) + "subgraph cluster_" + std::to_string(scope) + " {\n";
+      out += indentation(depth - 1) + "subgraph cluster_" + std::to_string(scope) + " {\n";
       out += indent + "label=" + quoted(scopes_[scope].label) + ";\n";
     }
     std::size_t begin = 0;
@@ -281,11 +289,31 @@ private:
       out.append(nodes, begin, end + 1 - begin);
       begin = end + 1;
     }
-    for (const std::size_t child : scopes_[scope].children) {
-      write_scope(child, depth + 1, out);
-    }
-    if (scope != top_) {
-      out += indent.substr(2) + "}\n";
+  }
+
+  /// Writes the scopes nested as the closures nest, iteratively (closures may nest deeply).
+  void write_scopes(std::string& out) const {
+    struct Open {
+      std::size_t scope;
+      std::size_t depth;
+      std::size_t next_child;
+    };
+    std::vector<Open> stack{{top_, 1, 0}};
+    write_scope_head(top_, 1, out);
+    while (!stack.empty()) {
+      const Open open = stack.back();
+      const std::vector<std::size_t>& children = scopes_[open.scope].children;
+      if (open.next_child < children.size()) {
+        ++stack.back().next_child;
+        const std::size_t child = children[open.next_child];
+        write_scope_head(child, open.depth + 1, out);
+        stack.push_back({child, open.depth + 1, 0});
+        continue;
+      }
+      if (open.scope != top_) {
+        out += indentation(open.depth - 1) + "}\n";
+      }
+      stack.pop_back();
     }
   }
 
