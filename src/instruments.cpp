@@ -8,5 +8,6 @@
 #include <ctir/pass/instruments/print_changed-inl.hpp>
 #include <ctir/pass/instruments/print_ir-inl.hpp>
 #include <ctir/pass/instruments/timing-inl.hpp>
+#include <ctir/pass/instruments/trace-inl.hpp>
 #include <ctir/pass/instruments/verify-inl.hpp>
 #include <ctir/pass/print_ir_pass-inl.hpp>

@@ -4,4 +4,5 @@
 #include <ctir/runtime/pass/erased-inl.hpp>
 #include <ctir/runtime/pass/pipeline-inl.hpp>
 #include <ctir/runtime/pass/registry-inl.hpp>
+#include <ctir/runtime/pass/resolve-inl.hpp>
 #include <ctir/runtime/pass/sequential-inl.hpp>

@@ -17,6 +17,7 @@
 #include <ctir/text/detail/print_literal-inl.hpp>
 #include <ctir/text/detail/print_names-inl.hpp>
 #include <ctir/text/diagnostic-inl.hpp>
+#include <ctir/text/dot-inl.hpp>
 #include <ctir/text/parser-inl.hpp>
 #include <ctir/text/printed_text-inl.hpp>
 #include <ctir/text/printer-inl.hpp>

@@ -107,9 +107,17 @@ ContextSetup make_context_setup(const Options& options,
     // input: checking inputs again would only repeat work.
     instruments.emplace_back(ctir::VerifyWellFormedInstrument({.check_input = false}));
   }
-  if (options.time_passes) {
+  if (options.time_trace) {
+    setup.trace.emplace();
+    setup.trace_path = *options.time_trace;
+    instruments.emplace_back(*setup.trace);
+    ++setup.timers;
+  }
+  setup.time_report = options.time_passes;
+  if (options.time_passes != TimeReport::none) {
     setup.timing.emplace();
     instruments.emplace_back(*setup.timing);
+    ++setup.timers;
   }
   return setup;
 }

@@ -2,6 +2,7 @@
 // (or runs one of its functions).
 #include "context.hpp"
 #include "diagnostics.hpp"
+#include "emit.hpp"
 #include "io.hpp"
 #include "listing.hpp"
 #include "options.hpp"
@@ -15,11 +16,11 @@
 #include <ctir/ir/module.hpp>
 #include <ctir/pass/context.hpp>
 #include <ctir/pass/instruments/verify.hpp>
+#include <ctir/runtime/pass/resolve.hpp>
 #include <ctir/text/install_printer.hpp>
 #include <ctir/text/parser.hpp>
-#include <ctir/text/printer.hpp>
-#include <ctir/traverse/format_tree.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
@@ -50,11 +51,21 @@ std::string collect_reports(const ContextSetup& setup) {
   if (setup.bisect) {
     reports += "ctir-opt: bisect: " + setup.bisect->report() + "\n";
   }
-  if (setup.timing) {
+  if (setup.timing && setup.time_report == TimeReport::json) {
+    reports += setup.timing->render_json();
+  } else if (setup.timing) {
     const std::string table = setup.timing->render();
     reports += table.empty() ? std::string("ctir-opt: time-passes: no pass ran\n") : table;
   }
   return reports;
+}
+
+/// --time-trace: writes the trace of the run (also of a failed one: it shows where the time
+/// went before the failure). A file that cannot be written is an error of the run.
+void write_trace(const ContextSetup& setup) {
+  if (setup.trace) {
+    write_output(setup.trace_path, setup.trace->json());
+  }
 }
 
 /// Runs `pipeline` on `mod` in a context made from `setup`; the reports of the timing and
@@ -73,9 +84,15 @@ ctir::IRModule run_in_context(const ctir::Pass& pipeline, ctir::IRModule mod, Co
     mod = run_pipeline(pipeline, std::move(mod), ctx);
   } catch (...) {
     reports += collect_reports(setup);
+    try {
+      write_trace(setup);
+    } catch (const std::exception& error) {
+      reports += describe_exception(error); // the pass's error is the one to report first
+    }
     throw;
   }
   reports += collect_reports(setup);
+  write_trace(setup);
   scope.exit(); // an instrument failing as the context is left is an error of the run
   return mod;
 }
@@ -150,6 +167,28 @@ Options with_reproducer_line(const std::vector<std::string_view>& args, const Op
   return parse_command_line(merged);
 }
 
+/// --print-pipeline: the pipeline as it will run under the context of the command line,
+/// then a line `# not run: ...` naming the passes it leaves out, if any.
+int print_resolved_pipeline(const std::optional<ctir::Pass>& pipeline, const ContextSetup& setup) {
+  if (!pipeline) {
+    throw UsageError("--print-pipeline prints the pipeline of -p or -O0..-O3; give one");
+  }
+  ctir::PassContextOptions settings = setup.options;
+  settings.instruments.clear(); // nothing runs: the instruments have nothing to see
+  const ctir::PassContext ctx(std::move(settings));
+  const ctir::ResolvedPipeline resolved = ctir::resolve_pipeline(*pipeline, ctx);
+  std::cout << resolved.pipeline << '\n';
+  if (!resolved.skipped.empty()) {
+    std::cout << "# not run:";
+    for (std::size_t i = 0; i < resolved.skipped.size(); ++i) {
+      const ctir::SkippedPass& skipped = resolved.skipped[i];
+      std::cout << (i == 0 ? " " : ", ") << skipped.pass << " (" << skipped.reason << ')';
+    }
+    std::cout << '\n';
+  }
+  return exit_success;
+}
+
 int run(const std::vector<std::string_view>& args) {
   Options options;
   std::optional<InputText> read;
@@ -202,6 +241,9 @@ int run(const std::vector<std::string_view>& args) {
       use_run_function_as_entry(options);
     }
     setup = make_context_setup(options, pipeline_names, std::cerr);
+    if (options.print_pipeline) {
+      return print_resolved_pipeline(pipeline, setup);
+    }
   } catch (const UsageError& error) {
     return usage_error(error.what());
   } catch (const ctir::Error& error) {
@@ -235,7 +277,7 @@ int run(const std::vector<std::string_view>& args) {
   if (options.reproducer && pipeline) {
     reproducer.emplace(*options.reproducer, *pipeline, reproducer_flags(options));
     std::vector<ctir::Instrument>& instruments = setup.options.instruments;
-    instruments.insert(setup.timing ? instruments.end() - 1 : instruments.end(), *reproducer);
+    instruments.insert(instruments.end() - static_cast<std::ptrdiff_t>(setup.timers), *reproducer);
   }
 
   install_pass_error_printer();
@@ -280,9 +322,7 @@ int run(const std::vector<std::string_view>& args) {
   // With --run the module is written only where -o says.
   if (!options.run || options.output_given) {
     try {
-      const std::string text =
-          options.format == OutputFormat::tree ? ctir::format_tree(*mod.node()) : ctir::print(mod);
-      write_output(options.output, text);
+      write_output(options.output, emit_module(mod, options.emit));
     } catch (const std::exception& error) {
       std::cerr << describe_exception(error);
       return exit_failure;

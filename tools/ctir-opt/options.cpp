@@ -1,6 +1,8 @@
 // ctir-opt's command line: a table of options, read from argv into Options.
 #include "options.hpp"
 
+#include "emit.hpp"
+
 #include <ctir/core/detail/names.hpp>
 
 #include <charconv>
@@ -20,6 +22,9 @@ struct OptionSpec {
   std::string_view value_name;
   /// Single-valued options may be given once; list options and flags any number of times.
   bool once;
+  /// The value may be left out (`--time-passes`; it is then empty); given, it follows `=`
+  /// (`--time-passes=json`), never as the next argument.
+  bool value_optional;
   void (*apply)(Options& options, std::string_view flag, std::string_view value);
 };
 
@@ -56,14 +61,14 @@ void set_optimize(Options& options, std::string_view flag, std::string_view) {
 
 const std::vector<OptionSpec>& option_table() {
   static const std::vector<OptionSpec> table = {
-      {"--pipeline", "-p", "PIPELINE", true,
+      {"--pipeline", "-p", "PIPELINE", true, false,
        [](Options& o, std::string_view, std::string_view v) { o.pipeline = std::string(v); }},
-      {"--output", "-o", "FILE", true,
+      {"--output", "-o", "FILE", true, false,
        [](Options& o, std::string_view, std::string_view v) {
          o.output = std::string(v);
          o.output_given = true;
        }},
-      {"--opt-level", "", "N", true,
+      {"--opt-level", "", "N", true, false,
        [](Options& o, std::string_view flag, std::string_view v) {
          const std::optional<int> level = parse_integer<int>(v);
          if (!level || *level < 0) {
@@ -73,15 +78,15 @@ const std::vector<OptionSpec>& option_table() {
          o.opt_level = *level;
          o.opt_level_given = true;
        }},
-      {"-O0", "", "", false, set_optimize},
-      {"-O1", "", "", false, set_optimize},
-      {"-O2", "", "", false, set_optimize},
-      {"-O3", "", "", false, set_optimize},
-      {"--disable", "", "NAME,...", false,
+      {"-O0", "", "", false, false, set_optimize},
+      {"-O1", "", "", false, false, set_optimize},
+      {"-O2", "", "", false, false, set_optimize},
+      {"-O3", "", "", false, false, set_optimize},
+      {"--disable", "", "NAME,...", false, false,
        [](Options& o, std::string_view, std::string_view v) { append_names(o.disabled, v); }},
-      {"--required", "", "NAME,...", false,
+      {"--required", "", "NAME,...", false, false,
        [](Options& o, std::string_view, std::string_view v) { append_names(o.required, v); }},
-      {"--config", "", "KEY=VALUE", false,
+      {"--config", "", "KEY=VALUE", false, false,
        [](Options& o, std::string_view flag, std::string_view v) {
          const std::size_t equals = v.find('=');
          if (equals == std::string_view::npos || equals == 0) {
@@ -89,24 +94,42 @@ const std::vector<OptionSpec>& option_table() {
          }
          o.config.emplace_back(std::string(v.substr(0, equals)), std::string(v.substr(equals + 1)));
        }},
-      {"--print-ir-before", "", "NAME,...|all", false,
+      {"--print-ir-before", "", "NAME,...|all", false, false,
        [](Options& o, std::string_view, std::string_view v) { append_names(o.print_before, v); }},
-      {"--print-ir-after", "", "NAME,...|all", false,
+      {"--print-ir-after", "", "NAME,...|all", false, false,
        [](Options& o, std::string_view, std::string_view v) { append_names(o.print_after, v); }},
-      {"--print-changed", "", "", false,
+      {"--print-changed", "", "", false, false,
        [](Options& o, std::string_view, std::string_view) { o.print_changed = true; }},
-      {"--time-passes", "", "", false,
-       [](Options& o, std::string_view, std::string_view) { o.time_passes = true; }},
-      {"--verify-each", "", "", false,
+      {"--time-passes", "", "text|json", false, true,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         if (v.empty() || v == "text") {
+           o.time_passes = TimeReport::text;
+         } else if (v == "json") {
+           o.time_passes = TimeReport::json;
+         } else {
+           throw UsageError("option " + quoted(flag) + " expects 'text' or 'json', not " +
+                            quoted(v));
+         }
+       }},
+      {"--time-trace", "", "FILE", true, false,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         if (v.empty()) {
+           throw UsageError("option " + quoted(flag) + " expects a file name, not an empty name");
+         }
+         o.time_trace = std::string(v);
+       }},
+      {"--print-pipeline", "", "", false, false,
+       [](Options& o, std::string_view, std::string_view) { o.print_pipeline = true; }},
+      {"--verify-each", "", "", false, false,
        [](Options& o, std::string_view, std::string_view) { o.verify_each = true; }},
-      {"--dump-ir", "", "DIR", true,
+      {"--dump-ir", "", "DIR", true, false,
        [](Options& o, std::string_view flag, std::string_view v) {
          if (v.empty()) {
            throw UsageError("option " + quoted(flag) + " expects a folder, not an empty name");
          }
          o.dump_dir = std::string(v);
        }},
-      {"--bisect-limit", "", "N", true,
+      {"--bisect-limit", "", "N", true, false,
        [](Options& o, std::string_view flag, std::string_view v) {
          if (v == "-1") {
            o.bisect_limit = std::numeric_limits<std::size_t>::max();
@@ -120,18 +143,24 @@ const std::vector<OptionSpec>& option_table() {
          }
          o.bisect_limit = static_cast<std::size_t>(*limit);
        }},
-      {"--format", "", "text|tree", true,
+      {"--emit", "", "KIND", true, false,
        [](Options& o, std::string_view flag, std::string_view v) {
-         if (v == "text") {
-           o.format = OutputFormat::text;
-         } else if (v == "tree") {
-           o.format = OutputFormat::tree;
-         } else {
+         if (find_emitter(v) == nullptr) {
+           throw UsageError("option " + quoted(flag) + " expects " + emitter_names() + ", not " +
+                            quoted(v));
+         }
+         o.emit = std::string(v);
+       }},
+      // Kept for scripts written before --emit: the same choice, text and tree only.
+      {"--format", "", "text|tree", true, false,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         if (v != "text" && v != "tree") {
            throw UsageError("option " + quoted(flag) + " expects 'text' or 'tree', not " +
                             quoted(v));
          }
+         o.emit = std::string(v);
        }},
-      {"--run", "", "FUNC", true,
+      {"--run", "", "FUNC", true, false,
        [](Options& o, std::string_view flag, std::string_view v) {
          const std::string_view name = v.starts_with('@') ? v.substr(1) : v;
          if (name.empty()) {
@@ -140,7 +169,7 @@ const std::vector<OptionSpec>& option_table() {
          }
          o.run = std::string(name);
        }},
-      {"--inputs", "", "random:SEED", true,
+      {"--inputs", "", "random:SEED", true, false,
        [](Options& o, std::string_view flag, std::string_view v) {
          constexpr std::string_view scheme = "random:";
          const std::optional<std::uint64_t> seed =
@@ -155,22 +184,22 @@ const std::vector<OptionSpec>& option_table() {
          o.input_seed = *seed;
          o.inputs_given = true;
        }},
-      {"--reproducer", "", "FILE", true,
+      {"--reproducer", "", "FILE", true, false,
        [](Options& o, std::string_view flag, std::string_view v) {
          if (v.empty() || v == "-") {
            throw UsageError("option " + quoted(flag) + " expects a file name, not " + quoted(v));
          }
          o.reproducer = std::string(v);
        }},
-      {"--run-reproducer", "", "", false,
+      {"--run-reproducer", "", "", false, false,
        [](Options& o, std::string_view, std::string_view) { o.run_reproducer = true; }},
-      {"--list-passes", "", "", false,
+      {"--list-passes", "", "", false, false,
        [](Options& o, std::string_view, std::string_view) { o.list_passes = true; }},
-      {"--list-configs", "", "", false,
+      {"--list-configs", "", "", false, false,
        [](Options& o, std::string_view, std::string_view) { o.list_configs = true; }},
-      {"--help", "-h", "", false,
+      {"--help", "-h", "", false, false,
        [](Options& o, std::string_view, std::string_view) { o.help = true; }},
-      {"--version", "", "", false,
+      {"--version", "", "", false, false,
        [](Options& o, std::string_view, std::string_view) { o.version = true; }},
   };
   return table;
@@ -272,7 +301,7 @@ Options parse_command_line(const std::vector<std::string_view>& args) {
       if (value) {
         throw UsageError("option " + quoted(name) + " takes no value");
       }
-    } else if (!value) {
+    } else if (!value && !spec->value_optional) {
       if (i + 1 == args.size()) {
         throw UsageError("option " + quoted(name) + " needs a value (" +
                          std::string(spec->value_name) + ")");
@@ -318,7 +347,10 @@ Options:
                              DefaultPipeline (the standard passes that level
                              enables)
   -o, --output FILE          write the module to FILE (default: standard output)
-      --format text|tree     write the text format (default) or a tree of nodes
+      --emit KIND            write the module as KIND: text (the text format, the
+                             default), tree (a tree of nodes and fields) or dot
+                             (the graph-level functions' dataflow as Graphviz)
+      --format text|tree     the same as --emit text|tree
       --opt-level N          the PassContext's opt_level (default 2): a pass runs
                              only if N is at least its opt_level
       --disable NAME,...     never run these passes (wins over --required)
@@ -330,7 +362,15 @@ Options:
                              print the module after these passes (to stderr)
       --print-changed        print a diff of the module after each pass that
                              changed it (to stderr)
-      --time-passes          print the time of each pass (to stderr)
+      --time-passes[=text|json]
+                             print the time of each pass (to stderr): a table,
+                             or JSON for scripts
+      --time-trace FILE      write the pass runs to FILE as a Chrome trace
+                             (open it in chrome://tracing or Perfetto)
+      --print-pipeline       print the pipeline as it will run (with the
+                             passes requirements add, without the ones the
+                             context skips; those follow on a '# not run:'
+                             line) and exit
       --verify-each          verify the input and the module after each pass
       --dump-ir DIR          write the module before and after each pass to
                              numbered .ctir files in DIR

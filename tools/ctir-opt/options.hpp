@@ -21,8 +21,8 @@ enum ExitCode : int {
   exit_usage = 2,
 };
 
-/// How the resulting module is written.
-enum class OutputFormat { text, tree };
+/// How --time-passes reports.
+enum class TimeReport { none, text, json };
 
 /// Everything the command line asked for.
 struct Options {
@@ -48,12 +48,18 @@ struct Options {
   std::vector<std::string> print_before;
   std::vector<std::string> print_after;
   bool print_changed = false;
-  bool time_passes = false;
+  /// `--time-passes[=text|json]`.
+  TimeReport time_passes = TimeReport::none;
+  /// `--time-trace FILE`: where the Chrome trace of the pass runs is written.
+  std::optional<std::string> time_trace;
+  /// `--print-pipeline`: print the pipeline as it will run and exit.
+  bool print_pipeline = false;
   bool verify_each = false;
   std::optional<std::string> dump_dir;
   /// `--bisect-limit N` (-1 on the command line: no limit, SIZE_MAX here); nullopt: none.
   std::optional<std::size_t> bisect_limit;
-  OutputFormat format = OutputFormat::text;
+  /// What the resulting module is written as (`--emit KIND`; see emit.hpp).
+  std::string emit = "text";
   /// `--run FUNC`: the global function to evaluate on random inputs (without its `@`).
   std::optional<std::string> run;
   /// The SEED of `--inputs random:SEED` (0 when --inputs is absent).

@@ -5,4 +5,5 @@
 #include <ctir/runtime/pass/erased.hpp>
 #include <ctir/runtime/pass/pipeline.hpp>
 #include <ctir/runtime/pass/registry.hpp>
+#include <ctir/runtime/pass/resolve.hpp>
 #include <ctir/runtime/pass/sequential.hpp>

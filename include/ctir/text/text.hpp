@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ctir/text/diagnostic.hpp>
+#include <ctir/text/dot.hpp>
 #include <ctir/text/install_printer.hpp>
 #include <ctir/text/parser.hpp>
 #include <ctir/text/printer.hpp>

@@ -5,6 +5,7 @@
 #include <ctir/pass/sequential.hpp>
 
 #include <doctest/doctest.h>
+#include <json_checker.hpp>
 #include <pass_testing.hpp>
 
 #include <string>
@@ -87,4 +88,38 @@ TEST_CASE("make_timing_instrument fits an options list and renders through the h
   CHECK(ctx.instruments()[0].target<TimingInstrument>() != nullptr);
   CHECK(ctx.instruments()[0].name() == "PassTiming");
   CHECK(contains(timing.render(), "\nP "));
+}
+
+TEST_CASE("the JSON report nests runs with total and self time and percentages") {
+  EventLog log;
+  const auto pipeline = sequential(PassInfo{.name = "O2"}, logging_pass("A", log),
+                                   sequential(logging_pass("B", log)), throwing_pass("X", log));
+  TimingInstrument timing;
+  PassContext ctx{{.instruments = {timing}}};
+  CHECK(parse_json(timing.render_json())["passes"].array.empty());
+  CHECK_THROWS_AS(pipeline(sample_module(), ctx), PassError);
+  const JsonValue report = parse_json(timing.render_json());
+  CHECK(report["unit"].string == "ms");
+  REQUIRE(report["passes"].array.size() == 1);
+  const JsonValue& root = report["passes"].array[0];
+  CHECK(root["pass"].string == "O2");
+  CHECK(root["percent_total"].number == 100.0);
+  CHECK(root["self"].number <= root["total"].number);
+  CHECK(root["failed"].boolean);
+  const std::vector<JsonValue>& children = root["children"].array;
+  REQUIRE(children.size() == 3);
+  CHECK(children[0]["pass"].string == "A");
+  CHECK_FALSE(children[0]["failed"].boolean);
+  CHECK(children[0]["children"].array.empty());
+  CHECK(children[1]["pass"].string == "sequential");
+  REQUIRE(children[1]["children"].array.size() == 1);
+  CHECK(children[1]["children"].array[0]["pass"].string == "B");
+  CHECK(children[2]["pass"].string == "X");
+  CHECK(children[2]["failed"].boolean);
+  double sum = 0;
+  for (const JsonValue& child : children) {
+    CHECK(child["percent_parent"].number <= 100.0);
+    sum += child["total"].number;
+  }
+  CHECK(sum <= root["total"].number + 1e-6);
 }

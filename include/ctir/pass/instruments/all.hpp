@@ -7,5 +7,6 @@
 #include <ctir/pass/instruments/print_changed.hpp>
 #include <ctir/pass/instruments/print_ir.hpp>
 #include <ctir/pass/instruments/timing.hpp>
+#include <ctir/pass/instruments/trace.hpp>
 #include <ctir/pass/instruments/verify.hpp>
 #include <ctir/pass/print_ir_pass.hpp>

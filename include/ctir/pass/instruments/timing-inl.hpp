@@ -3,6 +3,8 @@
 
 #include <ctir/pass/instruments/timing.hpp>
 
+#include <ctir/pass/instruments/trace.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -66,6 +68,43 @@ CTIR_INLINE void render_record(const TimingInstrument::Record& record, std::size
   }
 }
 
+CTIR_INLINE std::string json_number(double value, const char* format) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof(buffer), format, value);
+  return buffer;
+}
+
+CTIR_INLINE double ratio(TimingInstrument::clock::duration part,
+                         TimingInstrument::clock::duration whole) {
+  return whole.count() > 0
+             ? 100.0 * static_cast<double>(part.count()) / static_cast<double>(whole.count())
+             : 100.0;
+}
+
+CTIR_INLINE std::string ms_number(TimingInstrument::clock::duration d) {
+  return json_number(std::chrono::duration<double, std::milli>(d).count(), "%.6f");
+}
+
+CTIR_INLINE void render_json_record(const TimingInstrument::Record& record, std::size_t depth,
+                                    TimingInstrument::clock::duration all,
+                                    TimingInstrument::clock::duration parent, std::string& out) {
+  const std::string indent(2 * depth + 4, ' ');
+  out += indent + "{\"pass\":" + detail::json_string(record.name) +
+         ",\"total\":" + ms_number(record.total) + ",\"self\":" + ms_number(record.self()) +
+         ",\"percent_total\":" + json_number(ratio(record.total, all), "%.2f") +
+         ",\"percent_parent\":" + json_number(ratio(record.total, parent), "%.2f") +
+         ",\"failed\":" + (record.failed ? "true" : "false") + ",\"children\":[";
+  if (record.children.empty()) {
+    out += "]}";
+    return;
+  }
+  for (std::size_t i = 0; i < record.children.size(); ++i) {
+    out += i == 0 ? "\n" : ",\n";
+    render_json_record(record.children[i], depth + 1, all, record.total, out);
+  }
+  out += "\n" + indent + "]}";
+}
+
 } // namespace detail::timing
 
 struct TimingInstrument::State {
@@ -122,6 +161,20 @@ CTIR_INLINE std::string TimingInstrument::render() const {
   for (const Record& root : state_->roots) {
     detail::timing::render_record(root, 0, all, all, out);
   }
+  return out;
+}
+
+CTIR_INLINE std::string TimingInstrument::render_json() const {
+  clock::duration all{};
+  for (const Record& root : state_->roots) {
+    all += root.total;
+  }
+  std::string out = "{\"unit\":\"ms\",\"passes\":[";
+  for (std::size_t i = 0; i < state_->roots.size(); ++i) {
+    out += i == 0 ? "\n" : ",\n";
+    detail::timing::render_json_record(state_->roots[i], 0, all, all, out);
+  }
+  out += state_->roots.empty() ? "]}\n" : "\n]}\n";
   return out;
 }
 

@@ -62,6 +62,12 @@ public:
   ///       FoldConstant                 0.800 ms    0.800 ms    64.8%    64.8%
   std::string render() const;
 
+  /// The same report as JSON for scripts: `{"unit":"ms","passes":[...]}`, each run an
+  /// object `{"pass":..,"total":..,"self":..,"percent_total":..,"percent_parent":..,
+  /// "failed":..,"children":[...]}` with times in milliseconds; `"passes":[]` when nothing
+  /// was recorded.
+  std::string render_json() const;
+
 private:
   struct State;
 

@@ -36,6 +36,15 @@ public:
 
   IRModule transform_module(IRModule mod, const PassContext& ctx) const;
 
+  /// Whether the sequential tracks requirements (a pass of its list requires something).
+  bool tracks_requirements() const noexcept { return tracking_; }
+  /// Entry `index`: the passes of the list, then the providers.
+  const Pass& entry_at(std::size_t index) const noexcept { return entry(index); }
+  /// The entry that provides requirement `k` of entry `index`.
+  std::size_t provider_of(std::size_t index, std::size_t k) const noexcept {
+    return static_cast<std::size_t>(plan_[index][k]);
+  }
+
   /// `sequential(A,B)`, `sequential{name=O2}(A,B)`, or `A,B` for the implicit top level of a
   /// pipeline string.
   void print_pipeline(std::string& out) const;
