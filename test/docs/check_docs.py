@@ -20,7 +20,8 @@ percentages by a placeholder on both sides before comparing.
 What does not exist yet is skipped, and said so: a file a snippet names, an example or a
 tool that was not built. Everything else that does not match is an error naming the page,
 the line and the first differing line. Exit status: 0 when every checked block matches,
-1 otherwise, 2 for bad arguments.
+1 otherwise, 2 for bad arguments. With --update, a block that differs is replaced by what
+it quotes (review the change before committing it).
 """
 
 import argparse
@@ -55,8 +56,8 @@ class Settings:
     def __init__(self, source_dir, examples_dir=None, tools=None, python_path=None,
                  python=sys.executable):
         self.source_dir = os.path.abspath(source_dir)
-        self.examples_dir = examples_dir
-        self.tools = dict(tools or {})
+        self.examples_dir = os.path.abspath(examples_dir) if examples_dir else None
+        self.tools = {name: os.path.abspath(path) for name, path in (tools or {}).items()}
         self.python_path = python_path
         self.python = python
         self._tools_copy = None
@@ -234,10 +235,12 @@ def first_difference(expected, found):
             found[n] if n < len(found) else "<end of block>")
 
 
-def check_page(settings, page_path, report, shown=None):
-    """Checks one page (named `shown` in messages); returns the list of error messages."""
+def check_page(settings, page_path, report, shown=None, update=False):
+    """Checks one page (named `shown` in messages); returns the list of error messages.
+    With `update`, rewrites the blocks that differ and reports them instead."""
     shown = shown or page_path
     errors = []
+    replacements = []
     try:
         blocks = parse_blocks(page_path, shown)
     except CheckError as error:
@@ -259,6 +262,7 @@ def check_page(settings, page_path, report, shown=None):
             errors.append(f"{where}: {kind} {argument}: {error}")
             continue
         found = body
+        raw_expected = expected
         if "times" in filters:
             expected, found = filter_times(expected), filter_times(found)
         difference = first_difference(expected, found)
@@ -266,12 +270,22 @@ def check_page(settings, page_path, report, shown=None):
             report(f"ok: {where}: {kind} {argument}")
             continue
         index, want, have = difference
+        if update:
+            replacements.append((first_line, len(body), raw_expected))
+            report(f"updated: {where}: {kind} {argument}")
+            continue
         source = {"snippet": "the file", "output": "the program's output",
                   "command": "the command's output"}[kind]
         errors.append(f"{shown}:{first_line + index}: {kind} {argument}: the block differs "
                       f"from {source} at its line {index + 1}:\n"
                       f"    {source}: {want}\n"
                       f"    the page: {have}")
+    if replacements:
+        lines = read_lines(page_path)
+        for first, length, new in reversed(replacements):
+            lines[first - 1:first - 1 + length] = new
+        with open(page_path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
     return errors
 
 
@@ -291,6 +305,8 @@ def main(argv=None, out=sys.stdout):
     parser.add_argument("--tools-dir",
                         help="where the built tools are (a command's first word names one)")
     parser.add_argument("--python-path", help="PYTHONPATH for .py examples (the built frontend)")
+    parser.add_argument("--update", action="store_true",
+                        help="replace each block that differs by what it quotes")
     parser.add_argument("--quiet", action="store_true", help="report errors and skips only")
     parser.add_argument("pages", nargs="*",
                         help="the pages to check (default: every docs/*.md of the sources)")
@@ -317,7 +333,7 @@ def main(argv=None, out=sys.stdout):
     try:
         for page in pages:
             shown = os.path.relpath(os.path.abspath(page), settings.source_dir)
-            errors.extend(check_page(settings, page, report, shown))
+            errors.extend(check_page(settings, page, report, shown, args.update))
             checked += 1
     finally:
         settings.cleanup()

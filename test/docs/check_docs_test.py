@@ -109,6 +109,22 @@ class CheckDocsTest(unittest.TestCase):
         self.assertEqual(check_docs.filter_times(["O3 x86 v1.2 10 items"]),
                          ["O3 x86 v1.2 10 items"])
 
+    def test_update_rewrites_the_blocks_that_differ_and_then_they_match(self):
+        import shutil
+        import tempfile
+        root = tempfile.mkdtemp()
+        try:
+            tree = os.path.join(root, "tree")
+            shutil.copytree(FIXTURES, tree)
+            page = os.path.join(tree, "docs", "snippet_differs.md")
+            args = ["--source-dir", tree, page]
+            self.assertEqual(check_docs.main(["--update"] + args, out=io.StringIO()), 0)
+            with open(page) as f:
+                self.assertIn("  return answer - 42;\n```", f.read())
+            self.assertEqual(check_docs.main(args, out=io.StringIO()), 0)
+        finally:
+            shutil.rmtree(root)
+
     def test_an_unknown_filter_is_an_error(self):
         with self.assertRaises(ValueError):
             check_docs.split_filter("ctir-opt x filter=colours")
