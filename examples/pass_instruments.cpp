@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -111,10 +112,11 @@ int main() {
   // [/snippet]
 
   // [snippet:dump]
-  // One file per step of the pipeline, each parsing back to the module.
+  // One file per step of the pipeline, each parsing back to the module, in a new folder
+  // (two runs of this program at once must not share one).
   const std::filesystem::path folder =
-      std::filesystem::temp_directory_path() / "ctir_example_dump_ir";
-  std::filesystem::remove_all(folder);
+      std::filesystem::temp_directory_path() /
+      ("ctir_example_dump_ir." + std::to_string(std::random_device{}()));
   DumpIRInstrument dump(folder);
   {
     PassContext dumping{{.instruments = {dump}}};

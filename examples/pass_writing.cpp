@@ -69,7 +69,7 @@ struct SpecializeExtent : pass_interface<SpecializeExtent> {
 // [/snippet]
 
 // [snippet:requirements]
-// Three passes that only say when they run. Normalize establishes "normal_form" (and its
+// Four passes that only say when they run. Normalize establishes "normal_form" (and its
 // own name); Fuse needs it and breaks it; Schedule needs it again; Normalize needs the
 // result of TypeCheck. The types in `required_passes` provide what the names ask for.
 struct TypeCheck {
