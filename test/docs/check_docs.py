@@ -164,14 +164,21 @@ def snippet_lines(settings, argument):
     raise ValueError(f"the region '{region}' of {path} is not closed by `[/snippet]`")
 
 
-def run(argv, cwd, env=None):
+def run(argv, cwd, env=None, merge_stderr=True):
+    """Runs a program: (its output lines, its standard error lines, its exit status). With
+    `merge_stderr`, the output is standard output and standard error as they interleave."""
     try:
         result = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
                                 timeout=COMMAND_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise ValueError(f"`{' '.join(argv)}` did not finish in {COMMAND_TIMEOUT} s")
-    return result.stdout.decode("utf-8", errors="replace").splitlines(), result.returncode
+
+    def lines(data):
+        return (data or b"").decode("utf-8", errors="replace").splitlines()
+
+    return lines(result.stdout), lines(result.stderr), result.returncode
 
 
 def python_env(settings):
@@ -189,8 +196,8 @@ def output_lines(settings, argument):
     if path.endswith(".py"):
         if settings.python_path is None:
             raise Skipped(f"{path}: the Python frontend was not built")
-        lines, status = run([settings.python, source], os.path.dirname(source),
-                            python_env(settings))
+        lines, errors, status = run([settings.python, source], os.path.dirname(source),
+                                    python_env(settings), merge_stderr=False)
     else:
         if not settings.examples_dir:
             raise Skipped(f"{path}: the examples were not built")
@@ -198,10 +205,10 @@ def output_lines(settings, argument):
         program = os.path.join(settings.examples_dir, "ctir_example_" + name)
         if not os.path.isfile(program):
             raise ValueError(f"the example program {program} was not built")
-        lines, status = run([program], settings.examples_dir)
+        lines, errors, status = run([program], settings.examples_dir, merge_stderr=False)
     if status != 0:
         raise ValueError(f"{path} exited with status {status}:\n    " +
-                         "\n    ".join(lines[-10:]))
+                         "\n    ".join((lines + errors)[-10:]))
     return lines
 
 
@@ -220,7 +227,7 @@ def command_lines(settings, argument):
         argv = [settings.python, program] + argv[1:]
     else:
         argv = [program] + argv[1:]
-    lines, _ = run(argv, settings.tools_workdir())
+    lines, _, _ = run(argv, settings.tools_workdir())
     return lines
 
 

@@ -44,6 +44,11 @@ class CheckDocsTest(unittest.TestCase):
         self.assertIn("skipped: docs/good.md:57: command not-built-tool --help: "
                       "the tool not-built-tool was not built", output)
 
+    def test_an_examples_standard_error_is_not_part_of_its_output(self):
+        status, output = check("good_stderr.md")
+        self.assertEqual(status, 0, output)
+        self.assertIn("ok: docs/good_stderr.md:3: output examples/noisy.py", output)
+
     def test_a_changed_line_of_a_region_is_named_with_its_page_line(self):
         self.assert_fails_with(
             "snippet_differs.md",
@@ -96,12 +101,12 @@ class CheckDocsTest(unittest.TestCase):
     def test_an_unclosed_block_is_an_error(self):
         self.assert_fails_with("unclosed.md", "docs/unclosed.md:4: the code block is never closed")
 
-    def test_every_fixture_but_the_good_one_fails(self):
+    def test_every_fixture_but_the_good_ones_fails(self):
         pages = sorted(os.listdir(os.path.join(FIXTURES, "docs")))
         self.assertGreaterEqual(len(pages), 10)
         for page in pages:
             status, output = check(page)
-            self.assertEqual(status, 0 if page == "good.md" else 1, page + ":\n" + output)
+            self.assertEqual(status, 0 if page.startswith("good") else 1, page + ":\n" + output)
 
     def test_the_times_filter_replaces_durations_and_percentages_only(self):
         self.assertEqual(check_docs.filter_times(["  1.5 ms  12.0%  3 passes 2s"]),
