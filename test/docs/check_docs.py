@@ -38,8 +38,8 @@ FENCE = re.compile(r"^(`{3,}|~{3,})\s*([^`\s]*)\s*$")
 REGION_START = re.compile(r"^\s*(?://|#)\s*\[snippet:([A-Za-z0-9_.-]+)\]\s*$")
 REGION_END = re.compile(r"^\s*(?://|#)\s*\[/snippet\]\s*$")
 # A duration (a number and a time unit) or a percentage, with the blanks that align it.
-TIMES = re.compile(
-    r"[ \t]*[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?[ \t]*(?:ns|us|\u00b5s|ms|s|sec|min|%)(?![A-Za-z0-9_])")
+TIMES = re.compile(r"[ \t]*[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?[ \t]*"
+                   r"(?:ns|us|\u00b5s|ms|s|sec|min|%)(?![A-Za-z0-9_])")
 TIME_PLACEHOLDER = " <time>"
 COMMAND_TIMEOUT = 120
 
