@@ -244,6 +244,10 @@ private:
   }
 
   Emitted expr(const PrimExprNode* node, int depth);
+  /// An expression that fails when it runs: what the interpreter reports there.
+  Emitted runtime_error(const Object* node, const std::string& message, DataType dtype) {
+    return {"(ctir_fail(st, " + what(message) + "), (" + ctype(dtype, node).name + ")0)", dtype};
+  }
   Emitted binary(BinaryOp op, const PrimExprNode* node, const PrimExprNode* a,
                  const PrimExprNode* b, int depth);
   std::string convert(const Emitted& value, DataType to, const Object* node);
@@ -352,8 +356,11 @@ CTIR_INLINE CEmitter::Emitted CEmitter::binary(BinaryOp op, const PrimExprNode* 
             DataType::boolean()};
   }
   if (x.dtype.is_float() != y.dtype.is_float()) {
-    fail(node, "the operands of " + node_text(node) + " have dtypes " + x.dtype.str() + " and " +
-                   y.dtype.str() + "; one is a float and the other not (insert a cast)");
+    return runtime_error(node,
+                         "the operands of " + node_text(node) + " have dtypes " + x.dtype.str() +
+                             " and " + y.dtype.str() +
+                             "; one is a float and the other not (insert a cast)",
+                         x.dtype);
   }
   const bool floating = x.dtype.is_float();
   const char* symbol = nullptr;
@@ -539,8 +546,11 @@ CTIR_INLINE CEmitter::Emitted CEmitter::expr(const PrimExprNode* node, int depth
     const Emitted t = expr(select.true_value.get(), depth + 1);
     const Emitted f = expr(select.false_value.get(), depth + 1);
     if (t.dtype.is_float() != f.dtype.is_float()) {
-      fail(node, "the branches of " + node_text(node) + " have dtypes " + t.dtype.str() + " and " +
-                     f.dtype.str() + "; one is a float and the other not (insert a cast)");
+      return runtime_error(node,
+                           "the branches of " + node_text(node) + " have dtypes " + t.dtype.str() +
+                               " and " + f.dtype.str() +
+                               "; one is a float and the other not (insert a cast)",
+                           t.dtype);
     }
     const CType ct = ctype(t.dtype, node);
     return {std::string("ctir_select_") + ct.element_suffix + "(" + c.text + " != 0, " + t.text +
@@ -771,8 +781,11 @@ CTIR_INLINE void CEmitter::stmt(const StmtNode* node, int depth, std::vector<std
     const std::string off = offset(store.dest.get(), store.indices, node, depth);
     const VarInfo& buffer = info(store.dest.get(), node);
     if (value.dtype != buffer.dtype) {
-      fail(node, "stores a " + value.dtype.str() + " value into %" + store.dest->name +
-                     " of dtype " + buffer.dtype.str() + " (insert a cast)");
+      line("ctir_fail(st, " +
+           what("stores a " + value.dtype.str() + " value into %" + store.dest->name +
+                " of dtype " + buffer.dtype.str() + " (insert a cast)") +
+           ");");
+      return;
     }
     const CType c = ctype(buffer.dtype, node);
     const std::string stored =
@@ -793,8 +806,10 @@ CTIR_INLINE void CEmitter::stmt(const StmtNode* node, int depth, std::vector<std
     }
     const Emitted value = expr(bind.value.get(), depth + 1);
     if (const auto* prim = bind.var->ty.as<PrimTypeNode>(); prim && prim->dtype != value.dtype) {
-      fail(node, "binds a " + value.dtype.str() + " value to %" + bind.var->name + " of type " +
-                     prim->dtype.str());
+      line("ctir_fail(st, " +
+           what("binds a " + value.dtype.str() + " value to %" + bind.var->name + " of type " +
+                prim->dtype.str()) +
+           ");");
     }
     const CType c = ctype(value.dtype, node);
     const std::string name = claim(bind.var->name);

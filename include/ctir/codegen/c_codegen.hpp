@@ -18,8 +18,8 @@ struct CodegenOptions {
   bool bounds_checks = true;
 };
 
-/// A construct the C code generator cannot emit (a float16 value, an ill-typed
-/// expression, a tensor used as a scalar ...); names the function and the node.
+/// A construct the C code generator cannot emit (a float16 value, a tensor used as a
+/// scalar, an index count that differs from the rank ...); names the function and the node.
 class CodegenError : public NodeError {
 public:
   using NodeError::NodeError;
@@ -44,8 +44,10 @@ public:
 /// provably write distinct elements and read nothing written in the loop; otherwise, and
 /// for unroll loops, they run serially. Graph-level functions are not emitted.
 ///
-/// Throws CodegenError for what cannot be emitted: float16 values, float/integer mixes
-/// the interpreter rejects, tensors used as scalars, stores of the wrong dtype, ...
+/// Type errors the interpreter reports when it reaches them (an operation mixing a float
+/// and an integer, a store or `let` of the wrong dtype) become errors at the same point of
+/// the C code. Throws CodegenError for what cannot be emitted at all: float16 values,
+/// tensors used as scalars, wrong index counts, unbound variables.
 std::string emit_c(const IRModule& mod, const CodegenOptions& options = {});
 
 /// The name of the C function a PrimFunc named `name` becomes (`prim_` + the name with

@@ -168,6 +168,11 @@ CTIR_INLINE void load_shared_object(NativeModuleState& state, const std::string&
     const char* message = dlerror();
     throw BuildError("ctir: cannot load " + path + ": " + (message ? message : "dlopen failed"));
   }
+  // An OpenMP runtime's idle worker threads live on after the module that started them is
+  // unloaded; unloading the runtime under them would crash. Pin it once it is loaded.
+  for (const char* runtime : {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"}) {
+    dlopen(runtime, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  }
   open_entries(state, path);
 }
 
