@@ -2,6 +2,7 @@
 // (or runs one of its functions).
 #include "context.hpp"
 #include "diagnostics.hpp"
+#include "emit_c.hpp"
 #include "io.hpp"
 #include "listing.hpp"
 #include "options.hpp"
@@ -110,7 +111,7 @@ int run_function_of(const ctir::IRModule& mod, const Options& options, const Inp
     if (after_pipeline) {
       check_run_function_kept(mod, name, entry_functions(options));
     }
-    run_function(mod, name, options.input_seed, std::cout);
+    run_function(mod, name, options.input_seed, std::cout, options.compiled_backend);
   } catch (const RunError& error) {
     std::cerr << format_error(error.what());
     return exit_failure;
@@ -280,8 +281,10 @@ int run(const std::vector<std::string_view>& args) {
   // With --run the module is written only where -o says.
   if (!options.run || options.output_given) {
     try {
-      const std::string text =
-          options.format == OutputFormat::tree ? ctir::format_tree(*mod.node()) : ctir::print(mod);
+      const std::string text = options.emit ? emit_c_text(mod)
+                               : options.format == OutputFormat::tree
+                                   ? ctir::format_tree(*mod.node())
+                                   : ctir::print(mod);
       write_output(options.output, text);
     } catch (const std::exception& error) {
       std::cerr << describe_exception(error);

@@ -155,6 +155,21 @@ const std::vector<OptionSpec>& option_table() {
          o.input_seed = *seed;
          o.inputs_given = true;
        }},
+      {"--emit", "", "c", true,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         if (v != "c") {
+           throw UsageError("option " + quoted(flag) + " expects 'c', not " + quoted(v));
+         }
+         o.emit = std::string(v);
+       }},
+      {"--backend", "", "interpreter|compiled", true,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         if (v != "interpreter" && v != "compiled") {
+           throw UsageError("option " + quoted(flag) +
+                            " expects 'interpreter' or 'compiled', not " + quoted(v));
+         }
+         o.compiled_backend = v == "compiled";
+       }},
       {"--reproducer", "", "FILE", true,
        [](Options& o, std::string_view flag, std::string_view v) {
          if (v.empty() || v == "-") {
@@ -319,6 +334,8 @@ Options:
                              enables)
   -o, --output FILE          write the module to FILE (default: standard output)
       --format text|tree     write the text format (default) or a tree of nodes
+      --emit c               write the C of the tensor-level functions (what
+                             --backend compiled compiles) instead of the module
       --opt-level N          the PassContext's opt_level (default 2): a pass runs
                              only if N is at least its opt_level
       --disable NAME,...     never run these passes (wins over --required)
@@ -346,6 +363,10 @@ Options:
       --inputs random:SEED   the inputs of --run: deterministic random values
                              for FUNC's parameter types from the unsigned
                              integer SEED (default random:0)
+      --backend interpreter|compiled
+                             how --run runs FUNC: the reference interpreter
+                             (default) or native code compiled through C
+                             (the C compiler is $CC or the configured one)
       --reproducer FILE      when a pass fails (an error, a --verify-each
                              failure or a fatal signal), write to FILE the
                              module as that pass received it, under a comment
