@@ -38,9 +38,11 @@ prim @add_one[%n](%A: Tensor[(%n), float32], %B: Tensor[(%n), float32]) {
   CHECK(has(c, "/* prim @add_one(%A: Tensor[(%n), float32], %B: Tensor[(%n), float32]) */"));
   CHECK(has(c, "static int prim_add_one(ctir_status* st, DLTensor* A_dl, DLTensor* B_dl) {"));
   CHECK(has(c, "float* restrict A = (float*)((char*)A_dl->data + A_dl->byte_offset);"));
-  CHECK(has(c, "const int32_t n = (int32_t)A_d0;"));
-  CHECK(
-      has(c, "if (B_d0 != (int64_t)n) ctir_fail_dim(st, \"in @add_one: dimension 0 of %B (%n)\""));
+  CHECK(has(c, "const int32_t n = (int32_t)A_dl->shape[0];"));
+  CHECK(has(c, "const int64_t B_d0 = (int64_t)n;"));
+  CHECK(has(c,
+            "if (B_dl->shape[0] != (int64_t)n) ctir_fail_dim(st, \"in @add_one: dimension 0 of %B "
+            "(%n)\""));
   CHECK(has(c, "for (int64_t i = 0; i < n; ++i) {"));
   CHECK(has(c, "ctir_store_f32(B, ctir_idx(0, (int64_t)i, B_d0), (ctir_load_f32(A, ctir_idx(0, "
                "(int64_t)i, A_d0)"));

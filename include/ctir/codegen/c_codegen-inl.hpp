@@ -956,10 +956,6 @@ CTIR_INLINE void CEmitter::emit_function(const PrimFuncNode& function, const std
     if (p.tensor != nullptr) {
       line(std::string(c.name) + "* restrict " + p.name + " = (" + c.name + "*)((char*)" + p.name +
            "_dl->data + " + p.name + "_dl->byte_offset);");
-      for (std::size_t d = 0; d < p.tensor->shape.size(); ++d) {
-        line("const int64_t " + p.name + "_d" + std::to_string(d) + " = " + p.name + "_dl->shape[" +
-             std::to_string(d) + "];");
-      }
       vars_[p.var] = {p.name, p.dtype, true, p.tensor->shape.size()};
     }
   }
@@ -974,8 +970,8 @@ CTIR_INLINE void CEmitter::emit_function(const PrimFuncNode& function, const std
         const DataType dtype = dtype_of(p.tensor->shape[d]);
         const CType c = ctype(dtype, var);
         const std::string vname = claim(var->name);
-        line("const " + std::string(c.name) + " " + vname + " = (" + c.name + ")" + p.name + "_d" +
-             std::to_string(d) + ";");
+        line("const " + std::string(c.name) + " " + vname + " = (" + c.name + ")" + p.name +
+             "_dl->shape[" + std::to_string(d) + "];");
         vars_[var] = {vname, dtype, false, 0};
       }
     }
@@ -997,30 +993,42 @@ CTIR_INLINE void CEmitter::emit_function(const PrimFuncNode& function, const std
     line("const " + std::string(c.name) + " " + p.name + " = " + value + ";");
     vars_[p.var] = {p.name, p.dtype, false, 0};
   }
-  // Every dimension but the mention that bound a shape variable is a check.
+  // Every dimension but the mention that bound a shape variable is a check. Past the
+  // checks, the dimensions are what the signature says: the body sees them as the
+  // signature's expressions (literals, shape variables), so the C compiler can relate
+  // loop bounds to the bounds checks and drop checks that cannot fail.
   std::unordered_set<const VarNode*> bound;
+  std::vector<std::string> dims;
   for (const Param& p : params) {
     if (p.tensor == nullptr) {
       continue;
     }
     for (std::size_t d = 0; d < p.tensor->shape.size(); ++d) {
       const PrimExpr& dim = p.tensor->shape[d];
+      const std::string actual = p.name + "_dl->shape[" + std::to_string(d) + "]";
+      const std::string dn = p.name + "_d" + std::to_string(d);
       const auto* var = dim.as<VarNode>();
       if (var != nullptr && bound.insert(var).second) {
-        continue; // the binding mention
+        dims.push_back("const int64_t " + dn + " = " + actual + ";"); // the binding mention
+        continue;
       }
       const Emitted e = expr(dim.get(), 1);
       if (e.dtype.is_float()) {
         fail(p.var, "the dimension " + prim_expr_str(dim) + " of %" + p.var->name + " is a float");
       }
-      const std::string dn = p.name + "_d" + std::to_string(d);
-      line("if (" + dn + " != (int64_t)" + e.text + ") ctir_fail_dim(st, " +
+      const std::string wide =
+          e.dtype.is_int() && e.dtype.bits == 64 ? e.text : "(int64_t)" + e.text;
+      line("if (" + actual + " != " + wide + ") ctir_fail_dim(st, " +
            what("dimension " + std::to_string(d) + " of %" + p.var->name + " (" +
                 prim_expr_str(dim) + ")") +
-           ", " + dn + ", (int64_t)" + e.text + ");");
+           ", " + actual + ", " + wide + ");");
+      dims.push_back("const int64_t " + dn + " = " + wide + ";");
     }
   }
   line("if (st->failed) return 1;");
+  for (const std::string& text : dims) {
+    line(text);
+  }
   if (!function.body.defined()) {
     fail(&function, "the function has no body");
   }
