@@ -148,12 +148,12 @@ static void* ctir_alloc(int64_t count, size_t size, ctir_status* st, const char*
 /* prim @add_one(%A: Tensor[(%n), float32], %B: Tensor[(%n), float32]) */
 static int prim_add_one(ctir_status* st, DLTensor* A_dl, DLTensor* B_dl) {
   float* restrict A = (float*)((char*)A_dl->data + A_dl->byte_offset);
-  const int64_t A_d0 = A_dl->shape[0];
   float* restrict B = (float*)((char*)B_dl->data + B_dl->byte_offset);
-  const int64_t B_d0 = B_dl->shape[0];
-  const int32_t n = (int32_t)A_d0;
-  if (B_d0 != (int64_t)n) ctir_fail_dim(st, "in @add_one: dimension 0 of %B (%n)", B_d0, (int64_t)n);
+  const int32_t n = (int32_t)A_dl->shape[0];
+  if (B_dl->shape[0] != (int64_t)n) ctir_fail_dim(st, "in @add_one: dimension 0 of %B (%n)", B_dl->shape[0], (int64_t)n);
   if (st->failed) return 1;
+  const int64_t A_d0 = A_dl->shape[0];
+  const int64_t B_d0 = (int64_t)n;
   for (int64_t i = 0; i < n; ++i) {
     ctir_store_f32(B, ctir_idx(0, (int64_t)i, B_d0), (ctir_load_f32(A, ctir_idx(0, (int64_t)i, A_d0), st, "in @add_one: index out of bounds in %A[%i]") + 0x1p+0f), st, "in @add_one: index out of bounds in the store to %B");
   }
