@@ -44,8 +44,8 @@ prim @add_one[%n](%A: Tensor[(%n), float32], %B: Tensor[(%n), float32]) {
             "if (B_dl->shape[0] != (int64_t)n) ctir_fail_dim(st, \"in @add_one: dimension 0 of %B "
             "(%n)\""));
   CHECK(has(c, "for (int64_t i = 0; i < n; ++i) {"));
-  CHECK(has(c, "ctir_store_f32(B, ctir_idx(0, (int64_t)i, B_d0), (ctir_load_f32(A, ctir_idx(0, "
-               "(int64_t)i, A_d0)"));
+  CHECK(has(c, "ctir_store_f32(B, ctir_idx(0, i, B_d0), (ctir_load_f32(A, ctir_idx(0, "
+               "i, A_d0)"));
   CHECK(has(c, " + 0x1p+0f)"));
   CHECK(
       has(c, "CTIR_EXPORT int ctir_call_add_one(DLTensor** args, char* error, size_t error_size)"));
@@ -57,7 +57,7 @@ prim @add_one[%n](%A: Tensor[(%n), float32], %B: Tensor[(%n), float32]) {
   }
 })",
                                 {.bounds_checks = false});
-  CHECK(has(fast, "B[(int64_t)i] = (A[(int64_t)i] + 0x1p+0f);"));
+  CHECK(has(fast, "B[i] = (A[i] + 0x1p+0f);"));
 }
 
 TEST_CASE("loop kinds become OpenMP pragmas only when iterations are independent") {

@@ -132,10 +132,14 @@ private:
     DataType dtype;
     bool tensor = false;
     std::size_t rank = 0;
+    /// A loop counter: an int64_t in C whatever its dtype.
+    bool counter = false;
   };
   struct Emitted {
     std::string text;
     DataType dtype;
+    /// The C expression is an int64_t already (an int64 value or a loop counter).
+    bool int64_in_c = false;
   };
 
   [[noreturn]] void fail(const Object* node, const std::string& what) const {
@@ -328,7 +332,8 @@ CTIR_INLINE std::string CEmitter::offset(const VarNode* tensor,
       fail(index.get(),
            "the index " + prim_expr_str(index) + " is a " + e.dtype.str() + ", not an integer");
     }
-    parts.push_back(e.dtype.is_int() && e.dtype.bits == 64 ? e.text : "(int64_t)" + e.text);
+    const bool wide = e.int64_in_c || (e.dtype.is_int() && e.dtype.bits == 64);
+    parts.push_back(wide ? e.text : "(int64_t)" + e.text);
   }
   std::string text;
   if (options_.bounds_checks) {
@@ -521,7 +526,7 @@ CTIR_INLINE CEmitter::Emitted CEmitter::expr(const PrimExprNode* node, int depth
       }
       return {v.name + "[0]", v.dtype};
     }
-    return {v.name, v.dtype};
+    return {v.name, v.dtype, v.counter};
   }
   case NotNode::type_index: {
     const Emitted x = expr(static_cast<const NotNode&>(*node).a.get(), depth + 1);
@@ -715,7 +720,7 @@ CTIR_INLINE void CEmitter::loop(const ForNode& node, int depth) {
   const DataType dtype = dtype_of(node.var);
   ctype(dtype, &node);
   const std::string name = claim(node.var->name);
-  vars_[node.var.get()] = {name, dtype, false, 0};
+  vars_[node.var.get()] = {name, dtype, false, 0, true};
   const bool independent = independent_iterations(node);
   switch (node.kind) {
   case ForKind::serial:

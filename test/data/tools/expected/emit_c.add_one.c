@@ -155,7 +155,7 @@ static int prim_add_one(ctir_status* st, DLTensor* A_dl, DLTensor* B_dl) {
   const int64_t A_d0 = A_dl->shape[0];
   const int64_t B_d0 = (int64_t)n;
   for (int64_t i = 0; i < n; ++i) {
-    ctir_store_f32(B, ctir_idx(0, (int64_t)i, B_d0), (ctir_load_f32(A, ctir_idx(0, (int64_t)i, A_d0), st, "in @add_one: index out of bounds in %A[%i]") + 0x1p+0f), st, "in @add_one: index out of bounds in the store to %B");
+    ctir_store_f32(B, ctir_idx(0, i, B_d0), (ctir_load_f32(A, ctir_idx(0, i, A_d0), st, "in @add_one: index out of bounds in %A[%i]") + 0x1p+0f), st, "in @add_one: index out of bounds in the store to %B");
   }
   return st->failed;
 }
