@@ -113,7 +113,7 @@ prim @ops(%A: Tensor[(4), int32], %F: Tensor[(4), float64], %C: Tensor[(4), bool
   CHECK(has(c, "ctir_mod_i32(x, (-2), st,"));
   CHECK(has(c, "const int32_t w = ctir_add_i32(ctir_mul_i32(x, 7), 1);"));
   CHECK(has(c, "const int32_t m = ctir_min_i32(x, 2);"));
-  CHECK(has(c, "const double f = (double)(double)(x);"));
+  CHECK(has(c, "const double f = (double)(x);"));
   CHECK(has(c, "ctir_f2i_i32((double)("));
   CHECK(has(c, "(double)ctir_fmax("));
   CHECK(has(c, "0x1.999999999999ap-4"));

@@ -303,6 +303,9 @@ CTIR_INLINE std::string CEmitter::convert(const Emitted& value, DataType to, con
   if (to.is_float()) {
     // Through double, as the interpreter converts: an int64 rounds once to double, then
     // to float32.
+    if (to.bits == 64 || from.is_float() || from.bits < 32) {
+      return "(" + std::string(target.name) + ")(" + value.text + ")"; // exact or one rounding
+    }
     return "(" + std::string(target.name) + ")(double)(" + value.text + ")";
   }
   if (from.is_float()) {
