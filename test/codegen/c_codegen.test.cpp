@@ -138,10 +138,6 @@ TEST_CASE("what C cannot express is an error naming the function and the node") 
     }
     return "(no error)";
   };
-  CHECK(error_of(R"(
-prim @half(%A: Tensor[(4), float16]) {
-  %A[0] = %A[1];
-})") == "ctir: cannot emit C for @half: the C backend does not support the dtype float16");
   CHECK(has(error_of(R"(
 prim @rank(%A: Tensor[(4, 4), float32]) {
   %A[0] = 1f;
@@ -167,4 +163,19 @@ prim @lits(%int: Tensor[(2), float32], %NAN: Tensor[(2), float64]) {
   CHECK(has(c, "0x1.99999ap-4f"));
   CHECK(has(c, "(-0x0p+0)"));
   CHECK(has(c, "0x1.7e43c8800759cp+996"));
+}
+
+TEST_CASE("float16 is stored as its bits and rounded after each operation") {
+  const std::string c = c_of(R"(
+prim @half(%A: Tensor[(4), float16], %B: Tensor[(4), float32]) {
+  %A[0] = %A[1] * %A[2] + 0.1f16;
+  %B[0] = cast<float32>(%A[3]);
+})");
+  CAPTURE(c);
+  CHECK(has(c, "uint16_t* restrict A = (uint16_t*)"));
+  CHECK(has(c, "ctir_store_f16(A, ctir_idx(0, (int64_t)0, A_d0), ctir_f16((double)"
+               "ctir_f16((double)"
+               "ctir_load_f16(A, ctir_idx(0, (int64_t)1, A_d0)"));
+  CHECK(has(c, "0x1.998p-4f"));
+  CHECK(has(c, "(float)(ctir_load_f16(A, ctir_idx(0, (int64_t)3, A_d0)"));
 }

@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -140,7 +139,6 @@ TEST_CASE("every golden module of the passes runs natively as the interpreter ru
 TEST_CASE("generated modules run natively as the interpreter runs them, before and after "
           "lowering") {
   Tally tally;
-  int float16_modules = 0;
   for (std::uint64_t seed = 1; seed <= 16; ++seed) {
     CAPTURE(seed);
     testing::RandomModuleGenerator generator(seed, {.in_bounds = true, .well_typed = true});
@@ -148,21 +146,11 @@ TEST_CASE("generated modules run natively as the interpreter runs them, before a
     if (seed % 2 == 0) {
       mod = lowered(mod);
     }
-    std::optional<NativeModule> native;
-    try {
-      native = build(mod);
-    } catch (const codegen::CodegenError& e) {
-      // float16 is the one dtype the C backend lacks; anything else is a failure.
-      REQUIRE(std::string(e.what()).find("does not support the dtype float16") !=
-              std::string::npos);
-      ++float16_modules;
-      continue;
-    }
-    compare_all(mod, *native, seed, tally);
+    const NativeModule native = build(mod);
+    compare_all(mod, native, seed, tally);
   }
   MESSAGE("functions compared: ", tally.compared, ", errors in both: ", tally.errors_agreed,
-          ", left to the interpreter: ", tally.unsupported,
-          ", modules with float16: ", float16_modules);
+          ", left to the interpreter: ", tally.unsupported);
   CHECK(tally.compared > 12);
 }
 

@@ -4,6 +4,7 @@
 #include <ctir/codegen/c_codegen.hpp>
 
 #include <ctir/codegen/detail/c_prelude.hpp>
+#include <ctir/eval/scalar.hpp>
 #include <ctir/ir/builder.hpp>
 #include <ctir/ir/tensor/expr.hpp>
 #include <ctir/ir/tensor/stmt.hpp>
@@ -70,6 +71,7 @@ struct CType {
   const char* name;
   const char* suffix;         // arithmetic helpers: ctir_add_<suffix>
   const char* element_suffix; // loads, stores, select: ctir_load_<element_suffix>
+  const char* storage;        // an element in memory (float16 values are floats in C)
 };
 
 CTIR_INLINE std::string escape_c(std::string_view text) {
@@ -101,7 +103,7 @@ CTIR_INLINE std::string comment_safe(std::string text) {
 
 /// The C text of a float literal of `dtype`, exact (hexadecimal).
 CTIR_INLINE std::string float_literal(double value, DataType dtype) {
-  const bool single = dtype.bits == 32;
+  const bool single = dtype.bits <= 32;
   if (std::isnan(value)) {
     return single ? "(float)NAN" : "(double)NAN";
   }
@@ -150,32 +152,35 @@ private:
   CType ctype(DataType dtype, const Object* node) const {
     switch (dtype.code) {
     case DataType::Code::bool_:
-      return {"uint8_t", "b", "u8"};
+      return {"uint8_t", "b", "u8", "uint8_t"};
     case DataType::Code::uint:
       if (dtype.bits == 8) {
-        return {"uint8_t", "u8", "u8"};
+        return {"uint8_t", "u8", "u8", "uint8_t"};
       }
       break;
     case DataType::Code::int_:
       switch (dtype.bits) {
       case 8:
-        return {"int8_t", "i8", "i8"};
+        return {"int8_t", "i8", "i8", "int8_t"};
       case 16:
-        return {"int16_t", "i16", "i16"};
+        return {"int16_t", "i16", "i16", "int16_t"};
       case 32:
-        return {"int32_t", "i32", "i32"};
+        return {"int32_t", "i32", "i32", "int32_t"};
       case 64:
-        return {"int64_t", "i64", "i64"};
+        return {"int64_t", "i64", "i64", "int64_t"};
       default:
         break;
       }
       break;
     case DataType::Code::float_:
       if (dtype.bits == 32) {
-        return {"float", "f32", "f32"};
+        return {"float", "f32", "f32", "float"};
       }
       if (dtype.bits == 64) {
-        return {"double", "f64", "f64"};
+        return {"double", "f64", "f64", "double"};
+      }
+      if (dtype.bits == 16) {
+        return {"float", "f16", "f16", "uint16_t"};
       }
       break;
     }
@@ -248,6 +253,14 @@ private:
   }
 
   Emitted expr(const PrimExprNode* node, int depth);
+  /// An element read from memory as a value (float16 is stored as its bits).
+  static std::string load_text(const std::string& element, DataType dtype) {
+    return dtype.is_float() && dtype.bits == 16 ? "ctir_half_to_float(" + element + ")" : element;
+  }
+  /// A value as the element stored in memory.
+  static std::string store_text(const std::string& value, DataType dtype) {
+    return dtype.is_float() && dtype.bits == 16 ? "ctir_float_to_half(" + value + ")" : value;
+  }
   /// An expression that fails when it runs: what the interpreter reports there.
   Emitted runtime_error(const Object* node, const std::string& message, DataType dtype) {
     return {"(ctir_fail(st, " + what(message) + "), (" + ctype(dtype, node).name + ")0)", dtype};
@@ -299,6 +312,9 @@ CTIR_INLINE std::string CEmitter::convert(const Emitted& value, DataType to, con
   ctype(from, node);
   if (to.is_bool()) {
     return "(uint8_t)(" + value.text + " != 0)";
+  }
+  if (to.is_float() && to.bits == 16) {
+    return "ctir_f16((double)(" + value.text + "))";
   }
   if (to.is_float()) {
     // Through double, as the interpreter converts: an int64 rounds once to double, then
@@ -407,7 +423,11 @@ CTIR_INLINE CEmitter::Emitted CEmitter::binary(BinaryOp op, const PrimExprNode* 
   if (floating) {
     const std::string type = c.name;
     const bool same = x.dtype == y.dtype;
+    const bool half = dtype.bits == 16;
     const auto infix = [&](const char* sym) -> std::string {
+      if (half) {
+        return "ctir_f16((double)" + x.text + sym + "(double)" + y.text + ")";
+      }
       if (same) {
         return "(" + x.text + sym + y.text + ")";
       }
@@ -423,6 +443,9 @@ CTIR_INLINE CEmitter::Emitted CEmitter::binary(BinaryOp op, const PrimExprNode* 
     case BinaryOp::div:
       return {infix(" / "), dtype};
     case BinaryOp::mod:
+      if (half) {
+        return {"ctir_f16(ctir_fmod_floor(" + x.text + ", " + y.text + "))", dtype};
+      }
       return {"(" + type + ")ctir_fmod_floor(" + x.text + ", " + y.text + ")", dtype};
     case BinaryOp::min:
       return {"(" + type + ")ctir_fmin(" + x.text + ", " + y.text + ")", dtype};
@@ -481,7 +504,9 @@ CTIR_INLINE CEmitter::Emitted CEmitter::expr(const PrimExprNode* node, int depth
     const auto& imm = static_cast<const IntImmNode&>(*node);
     ctype(imm.dtype, node);
     if (imm.dtype.is_float()) {
-      return {float_literal(static_cast<double>(imm.value), imm.dtype), imm.dtype};
+      return {float_literal(eval::detail::round_to_dtype(imm.dtype, static_cast<double>(imm.value)),
+                            imm.dtype),
+              imm.dtype};
     }
     // The value wrapped to the dtype, as the interpreter reads a literal.
     std::int64_t v = imm.value;
@@ -512,12 +537,8 @@ CTIR_INLINE CEmitter::Emitted CEmitter::expr(const PrimExprNode* node, int depth
               imm.dtype};
     }
     // Rounded to the dtype first, as the interpreter reads a literal.
-    const double value =
-        imm.dtype.bits == 32 ? static_cast<double>(static_cast<float>(imm.value)) : imm.value;
-    if (imm.dtype.bits == 32 && std::isfinite(imm.value) && !std::isfinite(value)) {
-      fail(node, "the float32 literal overflows");
-    }
-    return {float_literal(value, imm.dtype), imm.dtype};
+    return {float_literal(eval::detail::round_to_dtype(imm.dtype, imm.value), imm.dtype),
+            imm.dtype};
   }
   case VarNode::type_index: {
     const auto* var = static_cast<const VarNode*>(node);
@@ -527,7 +548,7 @@ CTIR_INLINE CEmitter::Emitted CEmitter::expr(const PrimExprNode* node, int depth
         fail(node, "%" + var->name + " is a tensor of rank " + std::to_string(v.rank) +
                        ", not a scalar (load an element)");
       }
-      return {v.name + "[0]", v.dtype};
+      return {load_text(v.name + "[0]", v.dtype), v.dtype};
     }
     return {v.name, v.dtype, v.counter};
   }
@@ -571,7 +592,7 @@ CTIR_INLINE CEmitter::Emitted CEmitter::expr(const PrimExprNode* node, int depth
     const VarInfo& buffer = info(load.source.get(), node);
     const CType c = ctype(buffer.dtype, node);
     if (!options_.bounds_checks || load.indices.empty()) {
-      return {buffer.name + "[" + off + "]", buffer.dtype};
+      return {load_text(buffer.name + "[" + off + "]", buffer.dtype), buffer.dtype};
     }
     return {std::string("ctir_load_") + c.element_suffix + "(" + buffer.name + ", " + off +
                 ", st, " + what("index out of bounds in " + node_text(node)) + ")",
@@ -799,7 +820,7 @@ CTIR_INLINE void CEmitter::stmt(const StmtNode* node, int depth, std::vector<std
     const std::string stored =
         buffer.dtype.is_bool() ? "(uint8_t)(" + value.text + " != 0)" : value.text;
     if (!options_.bounds_checks || store.indices.empty()) {
-      line(buffer.name + "[" + off + "] = " + stored + ";");
+      line(buffer.name + "[" + off + "] = " + store_text(stored, buffer.dtype) + ";");
     } else {
       line(std::string("ctir_store_") + c.element_suffix + "(" + buffer.name + ", " + off + ", " +
            stored + ", st, " + what("index out of bounds in the store to %" + store.dest->name) +
@@ -880,8 +901,8 @@ CTIR_INLINE void CEmitter::stmt(const StmtNode* node, int depth, std::vector<std
       for (std::size_t d = 0; d < dims.size(); ++d) {
         line("const int64_t " + name + "_d" + std::to_string(d) + " = " + dims[d] + ";");
       }
-      line(std::string(c.name) + " " + name + "[" + std::to_string(constant == 0 ? 1 : constant) +
-           "] = {0};");
+      line(std::string(c.storage) + " " + name + "[" +
+           std::to_string(constant == 0 ? 1 : constant) + "] = {0};");
       return;
     }
     std::string count = "1";
@@ -903,8 +924,8 @@ CTIR_INLINE void CEmitter::stmt(const StmtNode* node, int depth, std::vector<std
       line("  " + zero);
       line("}");
     }
-    line(std::string(c.name) + "* " + name + " = (" + c.name + "*)ctir_alloc(" + count +
-         ", sizeof(" + c.name + "), st, " +
+    line(std::string(c.storage) + "* " + name + " = (" + c.storage + "*)ctir_alloc(" + count +
+         ", sizeof(" + c.storage + "), st, " +
          what("out of memory allocating %" + alloc.buffer->name) + ");");
     if (!dims.empty()) {
       line("if (" + name + " == NULL) { " + zero + "}");
@@ -962,8 +983,8 @@ CTIR_INLINE void CEmitter::emit_function(const PrimFuncNode& function, const std
   for (const Param& p : params) {
     const CType c = ctype(p.dtype, p.var);
     if (p.tensor != nullptr) {
-      line(std::string(c.name) + "* restrict " + p.name + " = (" + c.name + "*)((char*)" + p.name +
-           "_dl->data + " + p.name + "_dl->byte_offset);");
+      line(std::string(c.storage) + "* restrict " + p.name + " = (" + c.storage + "*)((char*)" +
+           p.name + "_dl->data + " + p.name + "_dl->byte_offset);");
       vars_[p.var] = {p.name, p.dtype, true, p.tensor->shape.size()};
     }
   }
@@ -990,8 +1011,9 @@ CTIR_INLINE void CEmitter::emit_function(const PrimFuncNode& function, const std
       continue;
     }
     const CType c = ctype(p.dtype, p.var);
-    const std::string value = "*(const " + std::string(c.name) + "*)((const char*)" + p.name +
-                              "_dl->data + " + p.name + "_dl->byte_offset)";
+    const std::string value = load_text("*(const " + std::string(c.storage) + "*)((const char*)" +
+                                            p.name + "_dl->data + " + p.name + "_dl->byte_offset)",
+                                        p.dtype);
     if (const auto it = vars_.find(p.var); it != vars_.end()) {
       line("if ((int64_t)" + value + " != (int64_t)" + it->second.name + ") ctir_fail_dim(st, " +
            what("the scalar %" + p.var->name) + ", (int64_t)" + value + ", (int64_t)" +

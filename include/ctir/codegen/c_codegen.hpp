@@ -18,8 +18,9 @@ struct CodegenOptions {
   bool bounds_checks = true;
 };
 
-/// A construct the C code generator cannot emit (a float16 value, a tensor used as a
-/// scalar, an index count that differs from the rank ...); names the function and the node.
+/// A construct the C code generator cannot emit (a tensor used as a scalar, an index
+/// count that differs from the rank, an unbound variable ...); names the function and the
+/// node.
 class CodegenError : public NodeError {
 public:
   using NodeError::NodeError;
@@ -46,8 +47,10 @@ public:
 ///
 /// Type errors the interpreter reports when it reaches them (an operation mixing a float
 /// and an integer, a store or `let` of the wrong dtype) become errors at the same point of
-/// the C code. Throws CodegenError for what cannot be emitted at all: float16 values,
-/// tensors used as scalars, wrong index counts, unbound variables.
+/// the C code. float16 is stored as its bits and computed as float, rounded to half
+/// precision after each operation as the interpreter rounds. Throws CodegenError for what
+/// cannot be emitted at all: tensors used as scalars, wrong index counts, unbound
+/// variables, a dtype C has no type for.
 std::string emit_c(const IRModule& mod, const CodegenOptions& options = {});
 
 /// The name of the C function a PrimFunc named `name` becomes (`prim_` + the name with

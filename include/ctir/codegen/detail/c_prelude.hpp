@@ -15,6 +15,7 @@ inline constexpr std::string_view c_prelude = R"C(#include <dlpack/dlpack.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define CTIR_EXPORT __attribute__((visibility("default")))
@@ -147,6 +148,44 @@ CTIR_ELEMENT_OPS(i64, int64_t)
 CTIR_ELEMENT_OPS(u8, uint8_t)
 CTIR_ELEMENT_OPS(f32, float)
 CTIR_ELEMENT_OPS(f64, double)
+
+/* float16 is stored as its bits and computed as float, each result rounded to half
+   precision as the interpreter rounds it (to float, then to half, to nearest even). */
+static inline float ctir_half_to_float(uint16_t h) {
+  uint32_t sign = h & 0x8000u;
+  uint32_t exponent = (h >> 10) & 0x1Fu;
+  uint32_t mantissa = h & 0x3FFu;
+  float magnitude;
+  if (exponent == 0) magnitude = ldexpf((float)mantissa, -24);
+  else if (exponent == 31) magnitude = mantissa == 0 ? INFINITY : NAN;
+  else magnitude = ldexpf((float)(mantissa | 0x400u), (int)exponent - 25);
+  return sign ? -magnitude : magnitude;
+}
+static inline uint16_t ctir_float_to_half(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
+  if (isnan(f)) return (uint16_t)(sign | 0x7E00u);
+  float magnitude = fabsf(f);
+  if (magnitude >= 65520.0f) return (uint16_t)(sign | 0x7C00u);
+  if (magnitude == 0.0f) return sign;
+  int exponent;
+  float fraction = frexpf(magnitude, &exponent);
+  if (exponent < -13) return (uint16_t)(sign | (uint16_t)nearbyintf(ldexpf(magnitude, 24)));
+  uint32_t m = (uint32_t)nearbyintf(ldexpf(fraction, 11));
+  if (m == 2048u) { m = 1024u; ++exponent; }
+  return (uint16_t)(sign | ((uint32_t)(exponent + 14) << 10) | (m & 0x3FFu));
+}
+static inline float ctir_f16(double v) { return ctir_half_to_float(ctir_float_to_half((float)v)); }
+static inline float ctir_select_f16(int c, float t, float f) { return c ? t : f; }
+static inline float ctir_load_f16(const uint16_t* p, int64_t o, ctir_status* st, const char* what) {
+  if (o < 0) { ctir_fail(st, what); return 0; }
+  return ctir_half_to_float(p[o]);
+}
+static inline void ctir_store_f16(uint16_t* p, int64_t o, float v, ctir_status* st,
+                                  const char* what) {
+  if (o < 0) ctir_fail(st, what); else p[o] = ctir_float_to_half(v);
+}
 
 /* A zero-filled buffer of count elements; NULL (and an error) when out of memory. */
 static void* ctir_alloc(int64_t count, size_t size, ctir_status* st, const char* what) {
