@@ -1,6 +1,8 @@
 // ctir-opt's --emit: a table from each value to the function that writes the module.
 #include "emit.hpp"
 
+#include "emit_c.hpp"
+
 #include <ctir/text/dot.hpp>
 #include <ctir/text/printer.hpp>
 #include <ctir/traverse/format_tree.hpp>
@@ -19,6 +21,8 @@ constexpr std::array emitters = {
             [](const ctir::IRModule& mod) { return ctir::format_tree(*mod.node()); }},
     Emitter{"dot", "the graph-level functions' dataflow as a Graphviz digraph",
             [](const ctir::IRModule& mod) { return ctir::print_dot(mod); }},
+    Emitter{"c", "the C of the tensor-level functions (what --backend compiled compiles)",
+            [](const ctir::IRModule& mod) { return emit_c_text(mod); }},
 };
 
 } // namespace

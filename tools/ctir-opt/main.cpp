@@ -127,7 +127,7 @@ int run_function_of(const ctir::IRModule& mod, const Options& options, const Inp
     if (after_pipeline) {
       check_run_function_kept(mod, name, entry_functions(options));
     }
-    run_function(mod, name, options.input_seed, std::cout);
+    run_function(mod, name, options.input_seed, std::cout, options.compiled_backend);
   } catch (const RunError& error) {
     std::cerr << format_error(error.what());
     return exit_failure;

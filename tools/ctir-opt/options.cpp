@@ -184,6 +184,14 @@ const std::vector<OptionSpec>& option_table() {
          o.input_seed = *seed;
          o.inputs_given = true;
        }},
+      {"--backend", "", "interpreter|compiled", true, false,
+       [](Options& o, std::string_view flag, std::string_view v) {
+         if (v != "interpreter" && v != "compiled") {
+           throw UsageError("option " + quoted(flag) +
+                            " expects 'interpreter' or 'compiled', not " + quoted(v));
+         }
+         o.compiled_backend = v == "compiled";
+       }},
       {"--reproducer", "", "FILE", true, false,
        [](Options& o, std::string_view flag, std::string_view v) {
          if (v.empty() || v == "-") {
@@ -348,8 +356,10 @@ Options:
                              enables)
   -o, --output FILE          write the module to FILE (default: standard output)
       --emit KIND            write the module as KIND: text (the text format, the
-                             default), tree (a tree of nodes and fields) or dot
+                             default), tree (a tree of nodes and fields), dot
                              (the graph-level functions' dataflow as Graphviz)
+                             or c (the C of the tensor-level functions, what
+                             --backend compiled compiles)
       --format text|tree     the same as --emit text|tree
       --opt-level N          the PassContext's opt_level (default 2): a pass runs
                              only if N is at least its opt_level
@@ -386,6 +396,10 @@ Options:
       --inputs random:SEED   the inputs of --run: deterministic random values
                              for FUNC's parameter types from the unsigned
                              integer SEED (default random:0)
+      --backend interpreter|compiled
+                             how --run runs FUNC: the reference interpreter
+                             (default) or native code compiled through C
+                             (the C compiler is $CC or the configured one)
       --reproducer FILE      when a pass fails (an error, a --verify-each
                              failure or a fatal signal), write to FILE the
                              module as that pass received it, under a comment

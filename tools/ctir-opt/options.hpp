@@ -66,6 +66,8 @@ struct Options {
   std::uint64_t input_seed = 0;
   /// Whether --inputs was given.
   bool inputs_given = false;
+  /// `--backend compiled`: --run compiles the module to native code (default: interpreter).
+  bool compiled_backend = false;
   /// `--reproducer FILE`: where the reproducer of a failing pass is written.
   std::optional<std::string> reproducer;
   /// `--run-reproducer`: the pipeline and its options come from the input's reproducer line.

@@ -1,6 +1,7 @@
 // ctir-opt --run: evaluates a function of the module on random inputs and prints them.
 #include "run.hpp"
 
+#include "backend.hpp"
 #include "diagnostics.hpp"
 
 #include <ctir/core/detail/names.hpp>
@@ -97,7 +98,7 @@ void check_run_function_kept(const ctir::IRModule& mod, const std::string& name,
 }
 
 void run_function(const ctir::IRModule& mod, const std::string& name, std::uint64_t seed,
-                  std::ostream& out) {
+                  std::ostream& out, bool compiled) {
   const ctir::BaseFunc function = mod.lookup(name);
   const auto* prim = function.as<ctir::PrimFuncNode>();
   const auto* graph = function.as<ctir::FunctionNode>();
@@ -117,8 +118,13 @@ void run_function(const ctir::IRModule& mod, const std::string& name, std::uint6
   }
   out << text << std::flush;
 
-  ctir::eval::Interpreter interpreter(mod);
-  const std::vector<ctir::eval::Value> outputs = interpreter.call(name, std::move(inputs));
+  std::vector<ctir::eval::Value> outputs;
+  if (compiled) {
+    outputs = run_compiled(mod, name, std::move(inputs));
+  } else {
+    ctir::eval::Interpreter interpreter(mod);
+    outputs = interpreter.call(name, std::move(inputs));
+  }
   text.clear();
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     text += "output " + std::to_string(k) + " ";

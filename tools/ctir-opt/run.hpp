@@ -42,8 +42,11 @@ void check_run_function_kept(const ctir::IRModule& mod, const std::string& name,
 /// (`output 1 (%B: Tensor[(%n), float32]) = ...`). The first line and the inputs are
 /// written (and flushed) before the function runs, so that they are shown when it fails. Throws
 /// eval::EvalError (or ctir::Error) when no input can be made or the function fails.
+///
+/// With `compiled`, the module is compiled to native code (backend.hpp) and the function
+/// runs there; the output has the same format.
 void run_function(const ctir::IRModule& mod, const std::string& name, std::uint64_t seed,
-                  std::ostream& out);
+                  std::ostream& out, bool compiled = false);
 
 /// The report of an evaluation error. With a source location, its message as it is
 /// (`file:line:column: error: ...`) and, when the location is in `input`, the source line

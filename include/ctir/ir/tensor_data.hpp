@@ -32,6 +32,8 @@ public:
   /// The number of elements.
   std::size_t size() const noexcept { return element_count(); }
   const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
+  /// The elements' bytes for writing in place (native code fills tensors through it).
+  std::uint8_t* mutable_data() noexcept { return bytes_.data(); }
 
   /// Element i (row-major) converted to double.
   double get(std::size_t i) const;
