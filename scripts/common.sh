@@ -48,6 +48,9 @@ ctir_missing_packages() {
   [[ -f /usr/include/doctest/doctest.h ]] || echo doctest-dev
   ctir_have_benchmark_config || echo libbenchmark-dev
   command -v valgrind >/dev/null 2>&1 || echo valgrind
+  # The native backend (<ctir/codegen/...>): DLPack's header, and a C compiler to run.
+  [[ -f /usr/include/dlpack/dlpack.h ]] || echo libdlpack-dev
+  command -v cc >/dev/null 2>&1 || echo gcc
   # The Python frontend (python/) and its tests, with Debian's interpreter /usr/bin/python3.
   [[ -f /usr/lib/cmake/pybind11/pybind11Config.cmake ]] || echo pybind11-dev
   compgen -G "/usr/include/python3*/Python.h" >/dev/null || echo python3-dev
