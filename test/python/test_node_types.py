@@ -116,6 +116,9 @@ def test_walk_and_map_see_python_types_through_python_callbacks(annotate):
     tags = []
     ctir.walk(tree, {"test.Annotate": lambda n: tags.append(n.tag)})
     assert tags == [2, 3, 1]  # post-order
+    keyed_by_type = []
+    ctir.walk(tree, {annotate: lambda n: keyed_by_type.append(n.tag)})
+    assert keyed_by_type == tags
     renamed = ctir.map(tree, {"ir.Var": lambda v: y if v.same_as(x) else v})
     assert renamed.value.same_as(y) and renamed.extra[1].value.same_as(y)
     assert renamed.tag == 1 and renamed.extra[0].tag == 2
