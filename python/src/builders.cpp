@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -255,9 +256,10 @@ py::list register_node(const std::string& key, const std::string& parent,
                           "': the parent is Object, ir.Expr, ir.PrimExpr, ir.Stmt or ir.Type");
   }
   std::vector<RuntimeFieldSpec> runtime_fields;
-  const TypeInfo* parent_type = TypeRegistry::global().find(parent);
+  const TypeInfo* parent_type = TypeRegistry::global().find(parent); // bind_ir registered it
   for (const PythonField& field : fields) {
-    for (const FieldInfo& inherited : parent_type->fields) {
+    for (const FieldInfo& inherited :
+         parent_type == nullptr ? std::span<const FieldInfo>() : parent_type->fields) {
       if (inherited.name == field.name) {
         throw py::value_error("field '" + field.name + "' of '" + key + "' hides a field of '" +
                               parent + "'");
