@@ -169,7 +169,7 @@ std::string describe(const std::string& parent, const std::vector<PythonField>& 
   std::string text = "parent '" + parent + "', fields [";
   for (std::size_t i = 0; i < fields.size(); ++i) {
     text += (i == 0 ? "(" : ", (") + fields[i].name + ", " + fields[i].kind;
-    if (fields[i].kind == "node" || fields[i].kind == "array") {
+    if (!fields[i].element.empty()) {
       text += ", " + fields[i].element;
     }
     text += ")";
