@@ -6,6 +6,7 @@ from ._ctir import (
     ConfigError,
     Error,
     EvalError,
+    ForKind,
     InstrumentError,
     Interrupt,
     IRModule,
@@ -26,6 +27,7 @@ from ._ctir import (
     walk,
 )
 from . import eval, instrument, tensor, transform  # noqa: E402  (they import _ctir too)
+from .node import NodeType, register_node  # noqa: E402
 
 
 def interrupt(payload=None):
@@ -40,8 +42,9 @@ def _iter_module(mod):
 IRModule.__iter__ = _iter_module
 
 __all__ = [
-    "ConfigError", "Error", "EvalError", "InstrumentError", "Interrupt", "IRModule", "Node",
-    "NodeError", "ParseError", "PassError", "PipelineError", "StructuralEqualError",
-    "assert_structural_equal", "eval", "format_tree", "instrument", "interrupt", "map", "parse",
-    "parse_file", "skip", "structural_equal", "structural_hash", "tensor", "transform", "walk",
+    "ConfigError", "Error", "EvalError", "ForKind", "InstrumentError", "Interrupt", "IRModule",
+    "Node", "NodeError", "NodeType", "ParseError", "PassError", "PipelineError",
+    "StructuralEqualError", "assert_structural_equal", "eval", "format_tree", "instrument",
+    "interrupt", "map", "parse", "parse_file", "register_node", "skip", "structural_equal",
+    "structural_hash", "tensor", "transform", "walk",
 ]

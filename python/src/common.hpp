@@ -10,6 +10,10 @@
 #include <exception>
 #include <string>
 
+namespace ctir {
+class TensorData;
+}
+
 namespace ctir::python {
 
 namespace py = pybind11;
@@ -46,6 +50,9 @@ decltype(auto) call_python(F&& f) {
     throw python;
   }
 }
+
+/// A copy of `data` as a numpy array of its dtype and shape.
+py::object tensor_to_numpy(const TensorData& data);
 
 void bind_errors(py::module_& m);
 void bind_ir(py::module_& m);

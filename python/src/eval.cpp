@@ -70,13 +70,8 @@ eval::Value to_value(py::handle value) {
 
 py::object to_python(const eval::Value& value) {
   switch (value.kind()) {
-  case eval::Value::Kind::tensor: {
-    const TensorData& data = value.as_tensor();
-    const std::string name = data.dtype().is_bool() ? std::string("bool") : data.dtype().str();
-    py::array result(py::dtype(name), data.shape());
-    std::memcpy(result.mutable_data(), data.bytes().data(), data.bytes().size());
-    return result;
-  }
+  case eval::Value::Kind::tensor:
+    return tensor_to_numpy(value.as_tensor());
   case eval::Value::Kind::tuple: {
     py::list fields;
     for (const eval::Value& field : value.fields()) {
@@ -97,6 +92,13 @@ py::object to_python(const eval::Value& value) {
 }
 
 } // namespace
+
+py::object tensor_to_numpy(const TensorData& data) {
+  const std::string name = data.dtype().is_bool() ? std::string("bool") : data.dtype().str();
+  py::array result(py::dtype(name), data.shape());
+  std::memcpy(result.mutable_data(), data.bytes().data(), data.bytes().size());
+  return result;
+}
 
 void bind_eval(py::module_& m) {
   py::module_ eval = m.def_submodule("eval", "The reference interpreter.");

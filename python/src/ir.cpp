@@ -8,14 +8,25 @@
 #include <ctir/text/printer.hpp>
 #include <ctir/traverse/format_tree.hpp>
 
-#include <cerrno>
+#include <ctir/core/type_list.hpp>
+#include <ctir/hooks/runtime_type.hpp>
+#include <ctir/ir/attrs.hpp>
+#include <ctir/ir/dtype.hpp>
+#include <ctir/ir/tensor/stmt.hpp>
+#include <ctir/ir/tensor_data.hpp>
+
+#include <concepts>
 #include <cstdint>
-#include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
 
 namespace ctir::python {
 namespace {
@@ -29,39 +40,88 @@ const FieldInfo* find_field(const Object& node, std::string_view name) {
   return nullptr;
 }
 
-/// A value field as Python sees it. The field table knows how to print a value, not its
-/// C++ type, so the printed text is read back: integers, floats, booleans and quoted
-/// strings become Python values, anything else (a dtype, an enum) stays its text.
+/// Reads the value at an address, of the C++ type its converter was registered for.
+using ValueConverter = py::object (*)(const void* address);
+
+py::handle for_kind_enum; // ctir.ForKind, owned by the module
+
+py::object to_python(bool value) { return py::bool_(value); }
+template <std::integral V>
+py::object to_python(V value) {
+  return py::int_(value);
+}
+template <std::floating_point V>
+py::object to_python(V value) {
+  return py::float_(static_cast<double>(value));
+}
+py::object to_python(const std::string& value) { return py::str(value); }
+py::object to_python(std::monostate) { return py::none(); }
+py::object to_python(DataType value) { return py::str(value.str()); } // as tvm: "float32"
+py::object to_python(ForKind value) { return for_kind_enum(static_cast<int>(value)); }
+py::object to_python(const TensorData& value) { return tensor_to_numpy(value); }
+
+template <class V>
+py::object to_python(const std::vector<V>& values) {
+  py::list items;
+  for (const V& value : values) {
+    items.append(to_python(value));
+  }
+  return items;
+}
+
+template <class V>
+py::object to_python(const std::optional<V>& value) {
+  return value ? to_python(*value) : py::none();
+}
+
+template <class... V>
+py::object to_python(const std::variant<V...>& value) {
+  return std::visit([](const auto& held) { return to_python(held); }, value);
+}
+
+py::object to_python(const Attrs& attrs) {
+  py::dict items;
+  for (const auto& [key, value] : attrs) {
+    items[py::str(key)] = to_python(value);
+  }
+  return items;
+}
+
+template <class V>
+py::object convert(const void* address) {
+  return to_python(*static_cast<const V*>(address));
+}
+
+/// The converters, keyed by the value type a field table names: one entry per C++ value
+/// type, whatever node types hold it.
+const std::unordered_map<const ValueTypeId*, ValueConverter>& value_converters() {
+  static const std::unordered_map<const ValueTypeId*, ValueConverter> table = [] {
+    std::unordered_map<const ValueTypeId*, ValueConverter> converters;
+    auto add = [&]<class... V>(type_list<V...>) {
+      ((converters[&value_type_id_v<V>] = &convert<V>), ...);
+    };
+    add(type_list<bool, signed char, unsigned char, short, unsigned short, int, unsigned, long,
+                  unsigned long, long long, unsigned long long, float, double, std::string,
+                  DataType, ForKind, Attrs, AttrValue, TensorData, DynamicValue>{});
+    add(type_list<std::vector<std::int64_t>, std::vector<double>, std::vector<std::string>,
+                  std::vector<DataType>, std::optional<std::int64_t>, std::optional<double>,
+                  std::optional<std::string>, std::optional<DataType>>{});
+    return converters;
+  }();
+  return table;
+}
+
+/// A value field as Python sees it: through the converter of its C++ value type, or, for a
+/// value type no converter knows, its printed text.
 py::object value_field(const Object& node, const FieldInfo& field) {
+  if (field.value_type != nullptr && field.value_address != nullptr) {
+    const auto& converters = value_converters();
+    if (const auto it = converters.find(field.value_type); it != converters.end()) {
+      return it->second(field.value_address(node, field));
+    }
+  }
   std::string text;
   field.print(node, field, text);
-  if (text == "true" || text == "false") {
-    return py::bool_(text == "true");
-  }
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
-    std::string plain;
-    for (std::size_t i = 1; i + 1 < text.size(); ++i) {
-      if (text[i] == '\\' && i + 2 < text.size()) {
-        ++i;
-      }
-      plain += text[i];
-    }
-    return py::str(plain);
-  }
-  if (!text.empty()) {
-    const char* begin = text.c_str();
-    char* end = nullptr;
-    errno = 0;
-    const long long integer = std::strtoll(begin, &end, 10);
-    if (errno == 0 && end == begin + text.size()) {
-      return py::int_(integer);
-    }
-    errno = 0;
-    const double real = std::strtod(begin, &end);
-    if (errno == 0 && end == begin + text.size()) {
-      return py::float_(real);
-    }
-  }
   return py::str(text);
 }
 
@@ -157,6 +217,17 @@ ObjectRef unwrap_node(py::handle value) {
 
 void bind_ir(py::module_& m) {
   register_ir_types();
+
+  // tvm.tir.ForKind's names and values.
+  py::list kinds;
+  for (const auto& [name, kind] :
+       {std::pair{"SERIAL", ForKind::serial}, std::pair{"PARALLEL", ForKind::parallel},
+        std::pair{"VECTORIZED", ForKind::vectorized}, std::pair{"UNROLLED", ForKind::unroll}}) {
+    kinds.append(py::make_tuple(name, static_cast<int>(kind)));
+  }
+  m.attr("ForKind") =
+      py::module_::import("enum").attr("IntEnum")("ForKind", kinds, py::arg("module") = "ctir");
+  for_kind_enum = m.attr("ForKind");
 
   py::class_<ObjectRef>(m, "Node", "A node of ctir's IR, shared with C++ by reference count.")
       .def_property_readonly("type_key",

@@ -35,15 +35,18 @@ WalkOrder order_of(const std::string& order) {
 /// `ctir.skip`, kept for the life of the process (the module is never unloaded).
 py::handle skip_sentinel;
 
-/// Checks that the callbacks are a mapping from type keys to callables, and calls
-/// `add(key, fn)` for each.
+/// Checks that the callbacks are a mapping from type keys (or node types registered from
+/// Python, which have one) to callables, and calls `add(key, fn)` for each.
 template <class Add>
 void for_each_callback(const py::dict& callbacks, Add add) {
   for (const auto& [key, fn] : callbacks) {
-    if (!py::isinstance<py::str>(key) || !PyCallable_Check(fn.ptr())) {
+    const py::object type_key = py::isinstance<py::str>(key)
+                                    ? py::reinterpret_borrow<py::object>(key)
+                                    : py::getattr(key, "type_key", py::none());
+    if (!py::isinstance<py::str>(type_key) || !PyCallable_Check(fn.ptr())) {
       throw py::type_error("callbacks map type keys ('ir.Var', ...) to callables");
     }
-    add(py::cast<std::string>(key), py::reinterpret_borrow<py::object>(fn));
+    add(py::cast<std::string>(type_key), py::reinterpret_borrow<py::object>(fn));
   }
 }
 

@@ -49,6 +49,10 @@ TEST_CASE("objects of a run-time type hold nodes and values in their slots") {
   const ctir::FieldInfo& vars = type.fields[3];
   REQUIRE(vars.size(*stmt, vars) == 1);
   CHECK(vars.at(*stmt, vars, 0) == i.get());
+  const ctir::FieldInfo& factor = type.fields[2];
+  CHECK(factor.value_type == &ctir::value_type_id_v<ctir::DynamicValue>);
+  CHECK(std::get<std::int64_t>(
+            *static_cast<const ctir::DynamicValue*>(factor.value_address(*stmt, factor))) == 4);
   CHECK(ctir::format_tree(stmt) == "LoopHint(factor=4)\n"
                                    "├── target: SeqStmt(seq=[])\n"
                                    "└── vars[0]: i = Var(ty=int32)\n");

@@ -190,3 +190,28 @@ TEST_CASE("a static type's for_each_child reports its children in field order wi
   CHECK(stops.seen ==
         std::vector<ChildRecord>{{"ir.Var", DefRegionKind::none}, {"ir.Var", DefRegionKind::none}});
 }
+
+TEST_CASE("a value field names its C++ value type and gives the value's address") {
+  ctir::Ref<ctir::ForNode> loop =
+      ctir::For::make(ctir::Var::make("i", ctir::DataType::int32()), 0, 4, ctir::SeqStmt::make({}),
+                      ctir::ForKind::parallel);
+  const ctir::FieldInfo& kind = ctir::type_info_v<ctir::ForNode>.fields.back();
+  REQUIRE(kind.name == "kind");
+  CHECK(kind.value_type == &ctir::value_type_id_v<ctir::ForKind>);
+  CHECK(kind.value_type != &ctir::value_type_id_v<int>);
+  REQUIRE((kind.value_address != nullptr));
+  CHECK(*static_cast<const ctir::ForKind*>(kind.value_address(*loop, kind)) ==
+        ctir::ForKind::parallel);
+
+  const ctir::TypeInfo& float_imm = ctir::type_info_v<ctir::FloatImmNode>;
+  for (const ctir::FieldInfo& field : float_imm.fields) {
+    CAPTURE(field.name);
+    if (field.kind == ctir::FieldKind::value && !field.ignored()) {
+      CHECK(field.value_type != nullptr);
+    } else {
+      // Node fields and ignored values are never read as values.
+      CHECK(field.value_type == nullptr);
+      CHECK((field.value_address == nullptr));
+    }
+  }
+}

@@ -83,9 +83,48 @@ def test_value_fields_read_back_as_python_values(add_one_mod):
     store = add_one_mod["add_one"].body.seq[0].body.seq[0]
     one = store.value.b
     assert one.type_key == "ir.FloatImm"
-    assert one.value == 1.0 and isinstance(one.value, float)
+    assert one.value == 1.0 and type(one.value) is float
     begin = add_one_mod["add_one"].body.seq[0].begin
-    assert begin.value == 0 and isinstance(begin.value, int)
+    assert begin.value == 0 and type(begin.value) is int
+
+
+def test_a_dtype_reads_as_its_name_like_tvm(add_one_mod):
+    one = add_one_mod["add_one"].body.seq[0].body.seq[0].value.b
+    assert one.dtype == "float32" and type(one.dtype) is str
+    tensor_type = add_one_mod["add_one"].params[0].ty
+    assert tensor_type.dtype == "float32"
+
+
+def test_a_loop_kind_reads_as_a_for_kind_enum():
+    mod = ctir.parse(ADD_ONE.replace("range(", "parallel("))
+    kind = mod["add_one"].body.seq[0].kind
+    assert kind is ctir.ForKind.PARALLEL and kind == 1
+    assert ctir.parse(ADD_ONE)["add_one"].body.seq[0].kind is ctir.ForKind.SERIAL
+    assert [k.name for k in ctir.ForKind] == ["SERIAL", "PARALLEL", "VECTORIZED", "UNROLLED"]
+
+
+def test_a_large_int64_literal_reads_exactly():
+    mod = ctir.parse("prim @f(%A: Tensor[(1), int64]) {\n  %A[0] = 9007199254740993i64;\n}\n")
+    literal = mod["f"].body.seq[0].value
+    assert literal.value == 9007199254740993 and literal.dtype == "int64"
+
+
+def test_attributes_read_as_a_dict_of_python_values():
+    mod = ctir.parse("def @f(%a: Tensor[(2), float32]) -> Tensor[(2), float32] "
+                     "attributes {Primitive = 1, SkipOptimization = false, Tag = \"x\\\"y\"} "
+                     "{\n  %a\n}\n")
+    attrs = mod["f"].attrs
+    assert attrs == {"Primitive": 1, "SkipOptimization": False, "Tag": 'x"y'}
+    assert type(attrs["SkipOptimization"]) is bool
+
+
+def test_a_constant_reads_its_data_as_a_numpy_array(graph_mod):
+    import numpy
+
+    constant = graph_mod["main"].body.args[1].args[0]
+    assert constant.type_key == "ir.Constant"
+    assert isinstance(constant.data, numpy.ndarray)
+    assert constant.data.dtype == numpy.float32 and constant.data.tolist() == [1.0, 2.0]
 
 
 def test_an_unknown_field_raises_attribute_error(add_one_mod):

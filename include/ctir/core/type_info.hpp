@@ -65,6 +65,15 @@ inline constexpr std::uint32_t ignore = 1U << 0;
 inline constexpr std::uint32_t elide_default = 1U << 1;
 } // namespace field_flags
 
+/// The run-time identity of a plain field's C++ value type, without RTTI: the address of
+/// `value_type_id_v<V>`, one object per type V in a linked program. A language binding
+/// keys its converters by it (`field.value_type == &value_type_id_v<DataType>`).
+struct ValueTypeId {};
+
+/// The identity of value type V (see ValueTypeId).
+template <class V>
+inline constexpr ValueTypeId value_type_id_v{};
+
 /// The type-erased description of one field: what the runtime layer walks.
 ///
 /// Accessors take the FieldInfo itself so that one function can serve many
@@ -90,6 +99,10 @@ struct FieldInfo {
   std::uint64_t (*hash)(const Object&, const FieldInfo&) = nullptr;
   void (*print)(const Object&, const FieldInfo&, std::string&) = nullptr;
   bool (*is_default)(const Object&, const FieldInfo&) = nullptr;
+  /// The C++ type of the value (null when unknown: it is then only printable) and the
+  /// address of the value in a node, to be read as that type.
+  const ValueTypeId* value_type = nullptr;
+  const void* (*value_address)(const Object&, const FieldInfo&) = nullptr;
 
   constexpr bool ignored() const noexcept { return (flags & field_flags::ignore) != 0; }
 };

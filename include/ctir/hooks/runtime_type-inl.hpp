@@ -92,6 +92,8 @@ CTIR_INLINE const TypeInfo& add_dynamic_type(std::string key, std::string_view p
       info.hash = access.hash;
       info.print = access.print;
       info.is_default = access.is_default;
+      info.value_type = &value_type_id_v<DynamicValue>; // a DynamicValue, whatever it holds
+      info.value_address = access.value_address;
     }
     spec.own_fields.push_back(info);
   }

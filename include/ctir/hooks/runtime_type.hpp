@@ -96,6 +96,9 @@ struct dynamic_accessors {
   static bool is_default(const Object& a, const FieldInfo& field) {
     return std::holds_alternative<std::monostate>(as_dynamic<Base>(a).values[field.slot]);
   }
+  static const void* value_address(const Object& a, const FieldInfo& field) {
+    return &as_dynamic<Base>(a).values[field.slot];
+  }
   static void destroy(Object* object) noexcept { delete &as_dynamic<Base>(*object); }
   static Object* clone(const Object& object) {
     return static_cast<Base*>(new DynamicNode<Base>(as_dynamic<Base>(object)));
@@ -114,6 +117,7 @@ struct DynamicAccessTable {
   std::uint64_t (*hash)(const Object&, const FieldInfo&);
   void (*print)(const Object&, const FieldInfo&, std::string&);
   bool (*is_default)(const Object&, const FieldInfo&);
+  const void* (*value_address)(const Object&, const FieldInfo&);
   void (*destroy)(Object*) noexcept;
   Object* (*clone)(const Object&);
 };
@@ -124,8 +128,8 @@ inline constexpr DynamicAccessTable dynamic_access_table_v = {
     &dynamic_accessors<Base>::size,       &dynamic_accessors<Base>::at,
     &dynamic_accessors<Base>::set_at,     &dynamic_accessors<Base>::equal,
     &dynamic_accessors<Base>::hash,       &dynamic_accessors<Base>::print,
-    &dynamic_accessors<Base>::is_default, &dynamic_accessors<Base>::destroy,
-    &dynamic_accessors<Base>::clone};
+    &dynamic_accessors<Base>::is_default, &dynamic_accessors<Base>::value_address,
+    &dynamic_accessors<Base>::destroy,    &dynamic_accessors<Base>::clone};
 
 /// register_dynamic_type once Base is registered: builds the spec and registers it.
 const TypeInfo& add_dynamic_type(std::string key, std::string_view parent_key,

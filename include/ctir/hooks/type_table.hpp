@@ -80,6 +80,11 @@ void field_value_print(const Object& a, const FieldInfo&, std::string& out) {
 }
 
 template <class T, class F>
+const void* field_value_address(const Object& a, const FieldInfo&) {
+  return &F::get(static_cast<const T&>(a));
+}
+
+template <class T, class F>
 bool field_value_is_default(const Object& a, const FieldInfo&) {
   using V = typename F::value_type;
   if constexpr (!T::is_abstract_type && std::is_default_constructible_v<T>) {
@@ -122,6 +127,8 @@ constexpr FieldInfo make_field_info(const F& field) noexcept {
     info.hash = &field_value_hash<T, F>;
     info.print = &field_value_print<T, F>;
     info.is_default = &field_value_is_default<T, F>;
+    info.value_type = &value_type_id_v<typename F::value_type>;
+    info.value_address = &field_value_address<T, F>;
   }
   return info;
 }
