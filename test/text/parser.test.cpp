@@ -441,6 +441,36 @@ TEST_CASE("temporaries are visible in nested blocks and invisible outside them")
         "          ^");
 }
 
+TEST_CASE("a tensor-level temporary names an expression for the rest of its block") {
+  const IRModule module = parse_module("prim @f(%A: Tensor[(4), int32]) {\n"
+                                       "  for %i in range(0, 4) {\n"
+                                       "    %0 = %A[%i] * 2;\n"
+                                       "    %1 = %0 + 1;\n"
+                                       "    %A[%i] = %1 - %0;\n"
+                                       "  }\n"
+                                       "}\n");
+  const auto* loop = function_of<PrimFuncNode>(module, "f")->body->seq[0].as<ForNode>();
+  REQUIRE(loop != nullptr);
+  // No statement of its own: the store's operands are the named expressions themselves.
+  REQUIRE(loop->body->seq.size() == 1);
+  const auto* store = loop->body->seq[0].as<TensorStoreNode>();
+  REQUIRE(store != nullptr);
+  const auto* difference = store->value.as<SubNode>();
+  REQUIRE(difference != nullptr);
+  CHECK(difference->a.as<AddNode>()->a.same_as(difference->b));
+  CHECK(difference->b.is<MulNode>());
+  // Canonical text writes them inline (the printer binds only expressions nested too deeply).
+  CHECK(print(module).find("%A[%i] = %A[%i] * 2 + 1 - %A[%i] * 2;") != std::string::npos);
+  CHECK(error_of("prim @f(%A: Tensor[(4), int32]) {\n"
+                 "  if (%A[0] > 0) {\n"
+                 "    %0 = 1;\n"
+                 "    %A[0] = %0;\n"
+                 "  }\n"
+                 "  %A[1] = %0;\n"
+                 "}\n")
+            .starts_with("model.ctir:6:11: error: undefined variable '%0'"));
+}
+
 TEST_CASE("a block-valued let and a let chain build nested Let nodes") {
   const Expr e = parse_expr("let %z = {\n  let %y = exp(%x);\n  log(%y)\n};\n%z");
   const auto* outer = e.as<LetNode>();
