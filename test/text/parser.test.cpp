@@ -471,6 +471,26 @@ TEST_CASE("a tensor-level temporary names an expression for the rest of its bloc
             .starts_with("model.ctir:6:11: error: undefined variable '%0'"));
 }
 
+TEST_CASE("tensor-level temporaries that would print exponentially long text are refused") {
+  // Each temporary uses the previous one twice: one node each in the IR, but printed as
+  // trees, %k would be written out as 2^k loads.
+  std::string text = "prim @f(%A: Tensor[(4), int32]) {\n  %0 = %A[0];\n";
+  for (int k = 1; k <= 40; ++k) {
+    text += "  %" + std::to_string(k) + " = %" + std::to_string(k - 1) + " + %" +
+            std::to_string(k - 1) + ";\n";
+  }
+  text += "  %A[0] = %40;\n}\n";
+  const std::string message = error_of(text);
+  CAPTURE(message);
+  CHECK(message.starts_with("model.ctir:43:3: error: temporaries are used so often that the "
+                            "statements would be written out as more than 1048576 nodes"));
+  // A few uses each are fine.
+  text = "prim @f(%A: Tensor[(4), int32]) {\n  %0 = %A[0];\n  %1 = %0 * %0;\n"
+         "  %A[0] = %1 + %1;\n}\n";
+  CHECK(print(parse_module(text)).find("%A[0] = %A[0] * %A[0] + %A[0] * %A[0];") !=
+        std::string::npos);
+}
+
 TEST_CASE("a block-valued let and a let chain build nested Let nodes") {
   const Expr e = parse_expr("let %z = {\n  let %y = exp(%x);\n  log(%y)\n};\n%z");
   const auto* outer = e.as<LetNode>();

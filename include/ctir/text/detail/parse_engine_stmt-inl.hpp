@@ -42,12 +42,23 @@ CTIR_INLINE Stmt ParseEngine::stmt() {
     expect(Tok::semicolon);
     define(local_name(name_token), std::move(value), name_token);
     temporaries = true;
+    prim_temps_seen_ = true;
   }
   const Token& first = tok();
   if (temporaries && first.kind == Tok::rbrace) {
     fail_expected("a statement after the temporaries (a temporary '%N = e;' names a "
                   "part of the statement that follows it)");
   }
+  const std::size_t start = pos_;
+  Stmt result = statement();
+  if (prim_temps_seen_) {
+    spend_expansion(start, result);
+  }
+  return result;
+}
+
+CTIR_INLINE Stmt ParseEngine::statement() {
+  const Token& first = tok();
   if (first.kind == Tok::lbrace) {
     return stmt_block(nullptr, no_token);
   }
