@@ -441,6 +441,56 @@ TEST_CASE("temporaries are visible in nested blocks and invisible outside them")
         "          ^");
 }
 
+TEST_CASE("a tensor-level temporary names an expression for the rest of its block") {
+  const IRModule module = parse_module("prim @f(%A: Tensor[(4), int32]) {\n"
+                                       "  for %i in range(0, 4) {\n"
+                                       "    %0 = %A[%i] * 2;\n"
+                                       "    %1 = %0 + 1;\n"
+                                       "    %A[%i] = %1 - %0;\n"
+                                       "  }\n"
+                                       "}\n");
+  const auto* loop = function_of<PrimFuncNode>(module, "f")->body->seq[0].as<ForNode>();
+  REQUIRE(loop != nullptr);
+  // No statement of its own: the store's operands are the named expressions themselves.
+  REQUIRE(loop->body->seq.size() == 1);
+  const auto* store = loop->body->seq[0].as<TensorStoreNode>();
+  REQUIRE(store != nullptr);
+  const auto* difference = store->value.as<SubNode>();
+  REQUIRE(difference != nullptr);
+  CHECK(difference->a.as<AddNode>()->a.same_as(difference->b));
+  CHECK(difference->b.is<MulNode>());
+  // Canonical text writes them inline (the printer binds only expressions nested too deeply).
+  CHECK(print(module).find("%A[%i] = %A[%i] * 2 + 1 - %A[%i] * 2;") != std::string::npos);
+  CHECK(error_of("prim @f(%A: Tensor[(4), int32]) {\n"
+                 "  if (%A[0] > 0) {\n"
+                 "    %0 = 1;\n"
+                 "    %A[0] = %0;\n"
+                 "  }\n"
+                 "  %A[1] = %0;\n"
+                 "}\n")
+            .starts_with("model.ctir:6:11: error: undefined variable '%0'"));
+}
+
+TEST_CASE("tensor-level temporaries that would print exponentially long text are refused") {
+  // Each temporary uses the previous one twice: one node each in the IR, but printed as
+  // trees, %k would be written out as 2^k loads.
+  std::string text = "prim @f(%A: Tensor[(4), int32]) {\n  %0 = %A[0];\n";
+  for (int k = 1; k <= 40; ++k) {
+    text += "  %" + std::to_string(k) + " = %" + std::to_string(k - 1) + " + %" +
+            std::to_string(k - 1) + ";\n";
+  }
+  text += "  %A[0] = %40;\n}\n";
+  const std::string message = error_of(text);
+  CAPTURE(message);
+  CHECK(message.starts_with("model.ctir:43:3: error: temporaries are used so often that the "
+                            "statements would be written out as more than 1048576 nodes"));
+  // A few uses each are fine.
+  text = "prim @f(%A: Tensor[(4), int32]) {\n  %0 = %A[0];\n  %1 = %0 * %0;\n"
+         "  %A[0] = %1 + %1;\n}\n";
+  CHECK(print(parse_module(text)).find("%A[0] = %A[0] * %A[0] + %A[0] * %A[0];") !=
+        std::string::npos);
+}
+
 TEST_CASE("a block-valued let and a let chain build nested Let nodes") {
   const Expr e = parse_expr("let %z = {\n  let %y = exp(%x);\n  log(%y)\n};\n%z");
   const auto* outer = e.as<LetNode>();

@@ -746,6 +746,63 @@ TEST_CASE("ranges cover functions, temporaries at their binding, and each variab
   CHECK(printed.ranges_of(nullptr).empty());
 }
 
+TEST_CASE("range_at follows an access path to the occurrence it names") {
+  auto A = Var::make("A", tensor({4}));
+  auto i = Var::make("i", i32());
+  const PrimExpr x = load(A, {i});
+  const PrimFunc f = PrimFunc::make("f", {A}, For::make(i, 0, 4, TensorStore::make(A, {i}, x + x)));
+  const PrintedText printed = print_with_ranges(f);
+  const AccessPath value =
+      AccessPath().field("body").field("seq").index(0).field("body").field("seq").index(0).field(
+          "value");
+  // One node at both operands: the path's field picks the occurrence.
+  const std::optional<TextRange> a = printed.range_at(f, value.field("a"));
+  const std::optional<TextRange> b = printed.range_at(f, value.field("b"));
+  REQUIRE(a.has_value());
+  REQUIRE(b.has_value());
+  CHECK(slice(printed, *a) == "%A[%i]");
+  CHECK(slice(printed, *b) == "%A[%i]");
+  CHECK(a->end < b->begin);
+  // A variable printed six times: the use inside the second load.
+  const std::optional<TextRange> index =
+      printed.range_at(f, value.field("b").field("indices").index(0));
+  REQUIRE(index.has_value());
+  CHECK(slice(printed, *index) == "%i");
+  CHECK((b->begin < index->begin && index->end <= b->end));
+  // A plain value field gives its holder; a path that leads nowhere, the nearest node.
+  CHECK(printed.range_at(f, value.field("b").field("source").field("name")) ==
+        printed.range_at(f, value.field("b").field("source")));
+  CHECK(printed.range_at(f, value.field("nothing")) == printed.range_at(f, value));
+  CHECK(printed.range_at(f, AccessPath()) == printed.range_of(f));
+}
+
+TEST_CASE("a statement nested too deeply binds temporaries before it, each named at its uses") {
+  auto A = Var::make("A", tensor({4}));
+  auto i = Var::make("i", i32());
+  PrimExpr value = load(A, {i});
+  for (int k = 0; k < 140; ++k) {
+    value = 1.0f - value;
+  }
+  const PrimFunc f = PrimFunc::make("f", {A}, For::make(i, 0, 4, TensorStore::make(A, {i}, value)));
+  const PrintedText printed = print_with_ranges(f);
+  const std::string& text = printed.text();
+  // Levels 64 and 128 counted from the load (whose index nests a level) are bound, inner
+  // first, then the statement.
+  CHECK(text.starts_with("prim @f(%A: Tensor[(4), float32]) {\n  for %i in range(0, 4) {\n"
+                         "    %0 = 1f - (1f - (1f - "));
+  CHECK(text.find("\n    %1 = 1f - (1f - ") != std::string::npos);
+  CHECK(text.find("\n    %A[%i] = 1f - (1f - ") != std::string::npos);
+  CHECK(text.find("%2") == std::string::npos);
+  // A temporary's range is its expression at the binding, and each `%N` where it is used.
+  const PrimExpr* inner = &value;
+  for (int k = 0; k < 140 - 64 && inner->as<SubNode>() != nullptr; ++k) {
+    inner = &inner->as<SubNode>()->b;
+  }
+  CHECK(slice(printed, printed.ranges_of(*inner).back()) == "%0");
+  CHECK(printed.ranges_of(*inner).size() == 2);
+  CHECK(print(f) == text);
+}
+
 TEST_CASE("ranges of tensor-level nodes exclude the parentheses around them") {
   auto a = Var::make("a", i32());
   auto b = Var::make("b", i32());

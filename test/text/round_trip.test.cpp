@@ -237,3 +237,155 @@ TEST_CASE("generated nesting just under the limit, with runs of prefixes, reads 
     check_reads_back(store_of("%A[%i] = " + value));
   }
 }
+
+namespace {
+
+/// parse(print(m)) is structurally equal to `m` and prints the same text; returns the
+/// text. IR built in C++ may nest deeper than any text the parser reads: the printer
+/// must write it so that it reads back.
+std::string check_built_round_trip(const IRModule& module) {
+  const std::string printed = print(module);
+  IRModule again;
+  try {
+    again = parse_module(printed, "printed.ctir");
+  } catch (const ParseError& error) {
+    FAIL_CHECK(error.what());
+    return printed;
+  }
+  CHECK(structural_equal(module, again));
+  CHECK(print(again) == printed);
+  return printed;
+}
+
+/// `prim @f(%A: Tensor[(4), float32], %B: Tensor[(4), float32]) { for %i ... { %B[%i] =
+/// value(%A[%i]); } }`.
+template <class MakeValue>
+IRModule store_module(MakeValue&& make_value) {
+  const Var A = Var::make("A", TensorType::make({PrimExpr(4)}, DataType::float32()));
+  const Var B = Var::make("B", TensorType::make({PrimExpr(4)}, DataType::float32()));
+  const Var i = Var::make("i", DataType::int32());
+  const PrimExpr value = make_value(load(A, {i}));
+  return IRModule{
+      PrimFunc::make("f", {A, B}, For::make(i, 0, 4, TensorStore::make(B, {i}, value)))};
+}
+
+/// The deepest nesting of parentheses in `text`.
+std::size_t max_parentheses(const std::string& text) {
+  std::size_t open = 0;
+  std::size_t most = 0;
+  for (const char c : text) {
+    open = c == '(' ? open + 1 : (c == ')' && open > 0 ? open - 1 : open);
+    most = std::max(most, open);
+  }
+  return most;
+}
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+} // namespace
+
+TEST_CASE("tensor-level expressions nested far past the parser's limit read back") {
+  for (const int depth : {1000, 100000}) {
+    CAPTURE(depth);
+    SUBCASE("left-nested operators print as one chain, without temporaries") {
+      const std::string text = check_built_round_trip(store_module([&](const PrimExpr& x) {
+        PrimExpr value = x;
+        for (int k = 0; k < depth; ++k) {
+          value = k % 2 == 0 ? value - x : value + 1.0f;
+        }
+        return value;
+      }));
+      CHECK(text.find("%0 =") == std::string::npos);
+      CHECK(max_parentheses(text) == 2); // the signature's `Tensor[(4), ...]`
+    }
+    SUBCASE("right-nested operators bind a temporary every 64 levels of parentheses") {
+      const std::string text = check_built_round_trip(store_module([&](const PrimExpr& x) {
+        PrimExpr value = x;
+        for (int k = 0; k < depth; ++k) {
+          value = k % 3 == 0 ? x - value : (k % 3 == 1 ? x * value : x / -value);
+        }
+        return value;
+      }));
+      CHECK(text.find("    %0 = %A[%i] ") != std::string::npos);
+      CHECK(max_parentheses(text) <= 66);
+      // Two levels in three are parenthesized (`x / -(...)` is not, under a `-`).
+      CHECK(count_of(text, " = ") >= static_cast<std::size_t>(depth / 100));
+    }
+    SUBCASE("nested min, max, select and cast") {
+      const std::string text = check_built_round_trip(store_module([&](const PrimExpr& x) {
+        PrimExpr value = x;
+        for (int k = 0; k < depth; ++k) {
+          switch (k % 4) {
+          case 0:
+            value = min(value, x);
+            break;
+          case 1:
+            value = max(x, value);
+            break;
+          case 2:
+            value = select(lt(x, 0.0f), x, value);
+            break;
+          default:
+            value = cast(DataType::float32(), cast(DataType::int32(), value));
+            break;
+          }
+        }
+        return value;
+      }));
+      CHECK(text.find("%1 = ") != std::string::npos);
+      CHECK(max_parentheses(text) <= 66);
+    }
+  }
+}
+
+TEST_CASE("a deep loop bound, let value and if condition bind temporaries before the statement") {
+  const Var A = Var::make("A", TensorType::make({PrimExpr(4)}, DataType::int32()));
+  const Var i = Var::make("i", DataType::int32());
+  const Var v = Var::make("v", DataType::int32());
+  PrimExpr deep = 4;
+  for (int k = 0; k < 1000; ++k) {
+    deep = 1 - deep;
+  }
+  // A variable used once below the limit and once past it: both uses read back.
+  PrimExpr uses = i;
+  for (int k = 0; k < 200; ++k) {
+    uses = i * (uses + 1);
+  }
+  const Stmt body = SeqStmt::make(
+      {Bind::make(v, deep),
+       For::make(i, 0, deep * 0 + 4,
+                 SeqStmt::make({IfThenElse::make(
+                     lt(uses, v), SeqStmt::make({TensorStore::make(A, {i}, uses)}), Stmt())}))});
+  const std::string text = check_built_round_trip(IRModule{PrimFunc::make("g", {A}, body)});
+  // Each statement is preceded by the temporaries of its deep parts, inner first.
+  const auto line_before = [&](const std::string& line) {
+    const std::size_t at = text.find("\n" + line);
+    REQUIRE(at != std::string::npos);
+    return text.substr(text.rfind('\n', at - 1) + 1, at - text.rfind('\n', at - 1) - 1);
+  };
+  CHECK(text.find("  %0 = 1 - (1 - (") < text.find("  let %v = "));
+  CHECK(line_before("  let %v = 1 - (1 - (").starts_with("  %"));
+  CHECK(line_before("  for %i in range(0, (1 - (1 - (").starts_with("  %"));
+  CHECK(line_before("    if (%i * (%i * (").starts_with("    %"));
+  CHECK(line_before("      %A[%i] = %i * (%i * (").starts_with("      %"));
+  CHECK(max_parentheses(text) <= 66);
+}
+
+TEST_CASE("graph-level calls and tuples nested 100,000 deep read back") {
+  const Var x = Var::make("x", TensorType::make({PrimExpr(2)}, DataType::float32()));
+  Expr calls = x;
+  Expr tuples = x;
+  for (int k = 0; k < 100000; ++k) {
+    calls = call(k % 2 == 0 ? "add" : "multiply", {calls, x});
+    tuples = Tuple::make({tuples, x});
+  }
+  const std::string text = check_built_round_trip(
+      IRModule{Function::make({x}, Tuple::make({calls, tuples}), {}, {}, "main")});
+  CHECK(text.find("%199999 = ") != std::string::npos);
+}

@@ -18,8 +18,8 @@ const char* const seed_path = "<root>.body.seq[0].body.seq[0].value.b.value";
 /// Installs a program printer for the duration of a test.
 class PrinterScope {
 public:
-  explicit PrinterScope(std::string (*printer)(const ObjectRef&, const Object*))
-      : saved_(ctir::detail::program_printer) {
+  using Printer = std::string (*)(const ObjectRef&, const Object*, const AccessPath&);
+  explicit PrinterScope(Printer printer) : saved_(ctir::detail::program_printer) {
     ctir::detail::program_printer = printer;
   }
   PrinterScope(const PrinterScope&) = delete;
@@ -27,17 +27,17 @@ public:
   ~PrinterScope() { ctir::detail::program_printer = saved_; }
 
 private:
-  std::string (*saved_)(const ObjectRef&, const Object*);
+  Printer saved_;
 };
 
 /// A stand-in for the text printer: names the root and the underlined node.
-std::string fake_printer(const ObjectRef& root, const Object* node) {
+std::string fake_printer(const ObjectRef& root, const Object* node, const AccessPath&) {
   std::string out = "<program " + std::string(root->dynamic_type_key()) + ">\n";
   out += "    ^^^ " + detail::structural_short_repr(node);
   return out; // no trailing newline: the report adds one
 }
 
-std::string throwing_printer(const ObjectRef&, const Object*) {
+std::string throwing_printer(const ObjectRef&, const Object*, const AccessPath&) {
   throw std::runtime_error("cannot print");
 }
 

@@ -70,44 +70,18 @@ std::string show_function_name(const ctir::IRModule& module, std::size_t index) 
   return out;
 }
 
-/// Where `node` was printed at the position `path` names. A variable is printed at its
-/// definition and at each use, a shared value at its binding and at each `%N`: the first
-/// of these need not be the place that differs, so the choice is the first of `node`'s
-/// ranges inside the nearest node on the path that was printed.
-std::optional<ctir::TextRange> range_at(const ctir::PrintedText& printed,
-                                        const ctir::ObjectRef& root, const ctir::AccessPath& path,
-                                        const ctir::Object* node) {
-  const std::vector<ctir::TextRange> ranges = printed.ranges_of(node);
-  if (ranges.size() <= 1) {
-    return ranges.empty() ? std::nullopt : std::optional<ctir::TextRange>(ranges.front());
-  }
+/// `path` from inside function `functions[i]`: its steps after the first two.
+ctir::AccessPath within_function(const ctir::AccessPath& path) {
+  ctir::AccessPath inner;
   const std::span<const ctir::AccessPath::Step> steps = path.steps();
-  for (std::size_t length = steps.size(); length-- > 0;) {
-    ctir::AccessPath prefix;
-    for (std::size_t k = 0; k < length; ++k) {
-      if (steps[k].kind == ctir::AccessPath::Step::Kind::field) {
-        prefix.push_field(steps[k].name);
-      } else {
-        prefix.push_index(steps[k].index);
-      }
-    }
-    const ctir::ObjectRef ancestor = prefix.resolve(root);
-    if (!ancestor.defined() || ancestor.get() == node) {
-      continue;
-    }
-    const std::vector<ctir::TextRange> outer = printed.ranges_of(ancestor.get());
-    for (const ctir::TextRange& range : ranges) {
-      for (const ctir::TextRange& around : outer) {
-        if (around.begin <= range.begin && range.end <= around.end) {
-          return range;
-        }
-      }
-    }
-    if (!outer.empty()) {
-      break; // printed, but `node` is not inside it: no better guess than the first range
+  for (std::size_t k = 2; k < steps.size(); ++k) {
+    if (steps[k].kind == ctir::AccessPath::Step::Kind::field) {
+      inner.push_field(steps[k].name);
+    } else {
+      inner.push_index(steps[k].index);
     }
   }
-  return ranges.front();
+  return inner;
 }
 
 /// The text of one side: its function with `node` underlined, the lines around `node` in
@@ -132,8 +106,9 @@ std::string show(const ctir::IRModule& module, const ctir::AccessPath& path,
     if (step && step->in_function && step->index < module.size()) {
       const ctir::BaseFunc& function = module.function_at(step->index);
       const ctir::PrintedText printed = ctir::print_with_ranges(function);
+      // The place the path leads to: a variable at the differing use, not its definition.
       if (const std::optional<ctir::TextRange> range =
-              range_at(printed, ctir::ObjectRef(module.node()), path, node.get())) {
+              printed.range_at(ctir::ObjectRef(function), within_function(path))) {
         return printed.underline(*range, std::numeric_limits<std::size_t>::max());
       }
     }

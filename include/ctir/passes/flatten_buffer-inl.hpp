@@ -6,11 +6,13 @@
 #include <ctir/ir/builder.hpp>
 #include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/tensor/stmt.hpp>
+#include <ctir/ir/type_str.hpp>
 #include <ctir/passes/simplify.hpp>
 #include <ctir/traverse/map.hpp>
 #include <ctir/traverse/walk.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,21 +30,82 @@ CTIR_INLINE std::vector<const VarNode*> vars_in(const PrimExpr& expr) {
   return out;
 }
 
-/// The 1-D tensor type holding the elements of `type` (rank at least 2) in row-major order.
-CTIR_INLINE Type flat_type(const TensorTypeNode& type) {
-  PrimExpr size = type.shape[0];
-  for (std::size_t i = 1; i < type.shape.size(); ++i) {
-    size = size * type.shape[i];
+/// A flattened tensor's dimensions, converted to the dtype its flat size and offsets are
+/// computed in.
+struct FlatShape {
+  std::vector<PrimExpr> dims;
+  DataType index;
+};
+
+/// Whether `value` is a value of the integer dtype `dtype`.
+CTIR_INLINE bool fits(std::int64_t value, DataType dtype) {
+  if (dtype.bits >= 64) {
+    return dtype.is_int() || value >= 0;
   }
-  return TensorType::make({simplify(size)}, type.dtype);
+  const std::int64_t span = std::int64_t{1} << (dtype.bits - (dtype.is_int() ? 1U : 0U));
+  return dtype.is_int() ? -span <= value && value < span : 0 <= value && value < span;
 }
 
-/// The row-major offset of `indices` in a tensor of `shape`.
-CTIR_INLINE PrimExpr linear_index(const std::vector<PrimExpr>& shape,
-                                  const std::vector<PrimExpr>& indices) {
-  PrimExpr offset = indices[0];
+/// `expr` as a value of `dtype`: a literal remade, anything else cast.
+CTIR_INLINE PrimExpr as_index(const PrimExpr& expr, DataType dtype) {
+  if (dtype_of(expr) == dtype) {
+    return expr;
+  }
+  if (const auto* literal = expr.as<IntImmNode>()) {
+    return IntImm::make(literal->value, dtype);
+  }
+  return cast(dtype, expr);
+}
+
+/// The dimensions of `buffer` (rank at least 2) in the dtype that holds its flat size, so
+/// that no offset wraps: the dimensions' own dtype when they are literals whose product it
+/// holds, or when it is 64 bits wide; int64 otherwise (as TVM promotes indices), since a
+/// product of narrower symbolic dimensions may exceed their dtype at run time. A literal
+/// shape whose product int64 cannot hold is an error naming the buffer.
+CTIR_INLINE FlatShape flat_shape(const Var& buffer) {
+  const auto& shape = buffer->ty.as<TensorTypeNode>()->shape;
+  DataType dtype = dtype_of(shape[0]);
+  bool literal = true;
+  std::int64_t product = 1;
+  bool overflow = false;
+  for (const PrimExpr& dim : shape) {
+    if (dtype_of(dim) != dtype) {
+      dtype = DataType::int64();
+    }
+    const auto* value = dim.as<IntImmNode>();
+    literal = literal && value != nullptr;
+    overflow = overflow || (literal && __builtin_mul_overflow(product, value->value, &product));
+  }
+  if (literal && overflow) {
+    throw NodeError(buffer, "ctir: FlattenBuffer cannot flatten %" + buffer->name + ": " +
+                                type_str(buffer->ty) +
+                                " has more elements than int64 can index (split it into "
+                                "smaller tensors)");
+  }
+  FlatShape out{{}, dtype};
+  if (!dtype.is_integer() || (literal ? !fits(product, dtype) : dtype.bits < 64)) {
+    out.index = DataType::int64();
+  }
+  for (const PrimExpr& dim : shape) {
+    out.dims.push_back(as_index(dim, out.index));
+  }
+  return out;
+}
+
+/// The 1-D tensor type holding the elements of `type` in row-major order.
+CTIR_INLINE Type flat_type(const FlatShape& shape, DataType element) {
+  PrimExpr size = shape.dims[0];
+  for (std::size_t i = 1; i < shape.dims.size(); ++i) {
+    size = size * shape.dims[i];
+  }
+  return TensorType::make({simplify(size)}, element);
+}
+
+/// The row-major offset of `indices` in a tensor of `shape`, computed in its index dtype.
+CTIR_INLINE PrimExpr linear_index(const FlatShape& shape, const std::vector<PrimExpr>& indices) {
+  PrimExpr offset = as_index(indices[0], shape.index);
   for (std::size_t i = 1; i < indices.size(); ++i) {
-    offset = offset * shape[i] + indices[i];
+    offset = offset * shape.dims[i] + as_index(indices[i], shape.index);
   }
   return simplify(offset);
 }
@@ -84,12 +147,12 @@ CTIR_INLINE PrimFunc flatten_buffers(const PrimFunc& f, bool flatten_params) {
       }
     }
   }
-  std::unordered_map<const VarNode*, Var> flat; // old variable -> flattened one
-  std::unordered_map<const VarNode*, const TensorTypeNode*> shape_of; // flattened -> old type
+  std::unordered_map<const VarNode*, Var> flat;                   // old variable -> flattened one
+  std::unordered_map<const VarNode*, detail::FlatShape> shape_of; // flattened -> its shape
   const auto flatten = [&](const Var& v) {
-    const auto* tensor = v->ty.as<TensorTypeNode>();
-    Var made = Var::make(v->name, detail::flat_type(*tensor));
-    shape_of.emplace(made.get(), tensor);
+    detail::FlatShape shape = detail::flat_shape(v);
+    Var made = Var::make(v->name, detail::flat_type(shape, v->ty.as<TensorTypeNode>()->dtype));
+    shape_of.emplace(made.get(), std::move(shape));
     flat.emplace(v.get(), std::move(made));
   };
   for (const VarNode* param : candidates) {
@@ -126,7 +189,7 @@ CTIR_INLINE PrimFunc flatten_buffers(const PrimFunc& f, bool flatten_params) {
   }
   const auto flat_indices = [&](const Var& buffer, const std::vector<PrimExpr>& indices) {
     return std::vector<PrimExpr>{
-        detail::linear_index(shape_of.find(buffer.get())->second->shape, indices)};
+        detail::linear_index(shape_of.find(buffer.get())->second, indices)};
   };
   return map(
       f,

@@ -21,6 +21,12 @@ PrimFunc flatten_buffers(const PrimFunc& f, bool flatten_params = true);
 /// and its loads and stores index it with the row-major offset (`%A[%i, %j]` of a
 /// `Tensor[(4, %m)]` becomes `%A[%i * %m + %j]`, literals folded).
 ///
+/// A flat size or offset never wraps: it is computed in the dimensions' dtype when that
+/// holds it (literal dimensions whose product fits, or 64-bit ones), and in int64
+/// otherwise, with the dimensions and indices cast (`Tensor[(%n, %m)]` of int32 shape
+/// variables becomes `Tensor[(cast<int64>(%n) * cast<int64>(%m))]`). A literal shape whose
+/// size int64 cannot hold is an error naming the tensor and its shape.
+///
 /// Parameters change the function's signature, so callers see it: a flattened parameter
 /// takes the same elements in row-major order as a 1-D tensor (an interpreter caller
 /// passes the data reshaped to `Tensor[(N)]`, and reads results back the same way). So a

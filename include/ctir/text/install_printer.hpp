@@ -4,13 +4,21 @@
 #include <ctir/text/printer.hpp>
 #include <ctir/traverse/assert_structural_equal.hpp>
 
+#include <optional>
 #include <string>
 
 namespace ctir {
 
 namespace detail {
-inline std::string print_underlined(const ObjectRef& root, const Object* node) {
-  return print_with_ranges(root).underline(node, 2);
+/// `root` printed with the place `path` leads to underlined (`node` at its first place
+/// when the path finds nothing printed).
+inline std::string print_underlined(const ObjectRef& root, const Object* node,
+                                    const AccessPath& path) {
+  const PrintedText printed = print_with_ranges(root);
+  if (const std::optional<TextRange> range = printed.range_at(root, path)) {
+    return printed.underline(*range, 2);
+  }
+  return printed.underline(node, 2);
 }
 } // namespace detail
 

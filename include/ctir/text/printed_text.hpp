@@ -5,6 +5,7 @@
 #include <ctir/core/node.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/text/detail/print_map.hpp>
+#include <ctir/traverse/access_path.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -61,6 +62,17 @@ public:
     return ranges_of(static_cast<const Object*>(node.get()));
   }
 
+  /// Where the node that `path` names in `root` (the printed IR) was printed: the place of
+  /// that use, not the node's first range. A variable printed at its definition and at
+  /// each use, or a node that occurs twice in one expression (`%b + %b`), is found at the
+  /// occurrence the path leads to: each step narrows to the child's range inside its
+  /// parent's, outside the other children's, and the k-th of several equal children is
+  /// the k-th in the text. A step into a shared value printed as a temporary (`%0`)
+  /// continues inside its binding. When the path's node was not printed (a type that is
+  /// not written, a plain value), the nearest printed node on the path; nullopt when none
+  /// was.
+  std::optional<TextRange> range_at(const ObjectRef& root, const AccessPath& path) const;
+
   /// The lines holding the node's first range, each followed by a line that underlines
   /// the node with `^`, with up to `context` lines of text before and after; every
   /// line ends with a newline. Empty if the node was not printed.
@@ -93,6 +105,11 @@ private:
   static bool before(const TextRange& a, const TextRange& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
   }
+
+  /// The ranges of `child` inside `parent` that lie outside every range of `others`, in
+  /// text order.
+  std::vector<TextRange> ranges_inside(const Object* child, TextRange parent,
+                                       const std::vector<const Object*>& others) const;
 
   template <class F>
   void for_each_range(const Object* node, F&& f) const {

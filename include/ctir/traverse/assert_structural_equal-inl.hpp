@@ -54,10 +54,11 @@ CTIR_INLINE std::string structural_short_repr(const Object* node) {
   return out;
 }
 
-CTIR_INLINE std::string render_mismatch_side(const ObjectRef& root, const Object* node) {
+CTIR_INLINE std::string render_mismatch_side(const ObjectRef& root, const Object* node,
+                                             const AccessPath& path) {
   if (program_printer != nullptr && root.defined()) {
     try {
-      std::string text = program_printer(root, node);
+      std::string text = program_printer(root, node, path);
       if (!text.empty() && text.back() != '\n') {
         text += '\n';
       }
@@ -76,11 +77,11 @@ CTIR_INLINE std::string format_structural_mismatch(const ObjectRef& lhs, const O
   std::string message = "StructuralEqual check failed, caused by lhs at ";
   message += mismatch.lhs_path.str();
   message += ":\n";
-  message += detail::render_mismatch_side(lhs, mismatch.lhs_node.get());
+  message += detail::render_mismatch_side(lhs, mismatch.lhs_node.get(), mismatch.lhs_path);
   message += "and rhs at ";
   message += mismatch.rhs_path.str();
   message += ":\n";
-  message += detail::render_mismatch_side(rhs, mismatch.rhs_node.get());
+  message += detail::render_mismatch_side(rhs, mismatch.rhs_node.get(), mismatch.rhs_path);
   message += "reason: ";
   message += mismatch.reason;
   return message;

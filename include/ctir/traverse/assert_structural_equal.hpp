@@ -16,12 +16,15 @@ namespace ctir {
 
 namespace detail {
 
-/// Renders the program `root` with `node` underlined, for structural-equality reports.
+/// Renders the program `root` with `node`, which `path` reaches from `root`, underlined at
+/// the place the path leads to (a variable at the differing use, not at its definition),
+/// for structural-equality reports.
 ///
 /// This layer cannot include the printer (it sits above it), so the text layer installs
 /// its renderer here (ctir::install_printer). While it is null, reports fall back to a
 /// one-line description of each mismatching node.
-inline std::string (*program_printer)(const ObjectRef& root, const Object* node) = nullptr;
+inline std::string (*program_printer)(const ObjectRef& root, const Object* node,
+                                      const AccessPath& path) = nullptr;
 
 /// A one-line description of a node: its type key and its plain values, or its variable
 /// name: `ir.FloatImm(dtype=float32, value=1.0)`, `ir.Var('x')`.

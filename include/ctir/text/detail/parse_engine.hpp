@@ -194,6 +194,17 @@ private:
   /// tensor-level functions.
   void resolve_globals();
 
+  /// The number of nodes of scalar expression `root` written out as a tree (memoized,
+  /// saturating).
+  std::uint64_t tree_size(const Object* root);
+
+  /// Counts the nodes of statement `stmt` (token `token`) written out as trees, once
+  /// tensor-level temporaries were defined. A temporary is one node in the IR however often
+  /// it is used, but the printer writes scalar expressions as trees: a chain of
+  /// temporaries each using the previous one twice would print exponentially long text.
+  /// So the statements may stand for at most 64 nodes per token of the text, or 2^20.
+  void spend_expansion(std::size_t token, const Stmt& stmt);
+
   // ---- functions (parse_engine_module-inl.hpp) ------------------------------------------
 
   /// `@name` of a definition: a new global, defined once.
@@ -233,6 +244,8 @@ private:
   /// `{ stmts }`; `loop_var` (if any) is defined inside.
   SeqStmt stmt_block(const Var* loop_var, std::size_t loop_token);
 
+  /// A statement after its temporaries (stmt reads those).
+  Stmt statement();
   Stmt stmt();
 
   /// `let %v[: T] = e;`: `%v` is defined for the rest of the block.
@@ -440,6 +453,11 @@ private:
   std::size_t pos_ = 0;
   std::size_t last_ = 0;
   std::size_t depth_ = 0;
+  /// Whether tensor-level temporaries were defined, and the nodes the statements read
+  /// since then stand for, written out as trees (see spend_expansion).
+  bool prim_temps_seen_ = false;
+  std::uint64_t expanded_ = 0;
+  std::unordered_map<const Object*, std::uint64_t> tree_sizes_;
   bool pattern_types_ = false;
   bool in_prim_signature_ = false;
   /// The names of the graph-level lets whose values are being parsed, innermost last: their

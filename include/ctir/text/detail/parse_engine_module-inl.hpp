@@ -10,6 +10,7 @@
 #include <ctir/text/diagnostic.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -135,6 +136,80 @@ CTIR_INLINE Var ParseEngine::new_var(std::size_t token, Type ty) {
   var->ty = std::move(ty);
   var->span = span_between(token, token);
   return std::move(var).publish();
+}
+
+CTIR_INLINE std::uint64_t ParseEngine::tree_size(const Object* root) {
+  constexpr std::uint64_t most = std::uint64_t{1} << 62U;
+  const auto for_each_operand = [](const Object& node, auto&& f) {
+    for (const FieldInfo& field : node.type_info().fields) {
+      if (field.ignored() || field.kind == FieldKind::value) {
+        continue;
+      }
+      const std::size_t count = field.kind == FieldKind::node ? 1 : field.size(node, field);
+      for (std::size_t i = 0; i < count; ++i) {
+        const Object* child =
+            field.kind == FieldKind::node ? field.get(node, field) : field.at(node, field, i);
+        if (child != nullptr && instance_of<PrimExprNode>(*child)) {
+          f(child);
+        }
+      }
+    }
+  };
+  // Post-order on an explicit stack: a node is sized after its operands.
+  std::vector<std::pair<const Object*, bool>> work{{root, false}};
+  while (!work.empty()) {
+    const auto [node, expanded] = work.back();
+    if (tree_sizes_.contains(node)) {
+      work.pop_back();
+    } else if (!expanded) {
+      work.back().second = true;
+      for_each_operand(*node, [&](const Object* child) {
+        if (!tree_sizes_.contains(child)) {
+          work.emplace_back(child, false);
+        }
+      });
+    } else {
+      work.pop_back();
+      std::uint64_t size = 1;
+      for_each_operand(
+          *node, [&](const Object* child) { size = std::min(most, size + tree_sizes_.at(child)); });
+      tree_sizes_.emplace(node, size);
+    }
+  }
+  return tree_sizes_.at(root);
+}
+
+[[gnu::noinline]] CTIR_INLINE void ParseEngine::spend_expansion(std::size_t token,
+                                                                const Stmt& stmt) {
+  std::uint64_t nodes = 0;
+  const auto add = [&](const PrimExpr& e) {
+    if (e.defined()) {
+      nodes += tree_size(e.get());
+    }
+  };
+  if (const auto* loop = stmt.as<ForNode>()) {
+    add(loop->begin);
+    add(loop->end);
+  } else if (const auto* store = stmt.as<TensorStoreNode>()) {
+    for (const PrimExpr& index : store->indices) {
+      add(index);
+    }
+    add(store->value);
+  } else if (const auto* bind = stmt.as<BindNode>()) {
+    add(bind->value);
+  } else if (const auto* branch = stmt.as<IfThenElseNode>()) {
+    add(branch->cond);
+  }
+  const std::uint64_t budget =
+      std::max<std::uint64_t>(std::uint64_t{1} << 20U, 64 * std::uint64_t{tokens_.size()});
+  expanded_ = std::min(expanded_ + nodes, std::uint64_t{1} << 62U);
+  if (expanded_ > budget) {
+    fail_at(token, "temporaries are used so often that the statements would be written out "
+                   "as more than " +
+                       std::to_string(budget) +
+                       " nodes (each use of a tensor-level temporary is its whole expression; "
+                       "compute a value used many times once, with 'let')");
+  }
 }
 
 CTIR_INLINE Expr ParseEngine::use_local(std::size_t token) {

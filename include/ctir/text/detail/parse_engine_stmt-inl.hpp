@@ -31,14 +31,38 @@ CTIR_INLINE SeqStmt ParseEngine::stmt_block(const Var* loop_var, std::size_t loo
 
 CTIR_INLINE Stmt ParseEngine::stmt() {
   DepthGuard guard(*this, pos_);
+  // Temporaries `%N = e;` name expressions for the rest of the block, as in graph-level
+  // code: the printer binds the parts of an expression nested too deeply to them. Read in
+  // a loop, so a long run costs no nesting.
+  bool temporaries = false;
+  while (tok().kind == Tok::local && tok(1).kind == Tok::assign) {
+    const std::size_t name_token = advance();
+    advance();
+    PrimExpr value = prim_expr();
+    expect(Tok::semicolon);
+    define(local_name(name_token), std::move(value), name_token);
+    temporaries = true;
+    prim_temps_seen_ = true;
+  }
+  const Token& first = tok();
+  if (temporaries && first.kind == Tok::rbrace) {
+    fail_expected("a statement after the temporaries (a temporary '%N = e;' names a "
+                  "part of the statement that follows it)");
+  }
+  const std::size_t start = pos_;
+  Stmt result = statement();
+  if (prim_temps_seen_) {
+    spend_expansion(start, result);
+  }
+  return result;
+}
+
+CTIR_INLINE Stmt ParseEngine::statement() {
   const Token& first = tok();
   if (first.kind == Tok::lbrace) {
     return stmt_block(nullptr, no_token);
   }
   if (first.kind == Tok::local) {
-    if (tok(1).kind == Tok::assign) {
-      fail_expected("a statement (tensor-level code binds values with 'let %v = e;')");
-    }
     return store();
   }
   if (first.kind == Tok::word) {

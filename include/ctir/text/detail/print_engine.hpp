@@ -10,6 +10,7 @@
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
 #include <ctir/text/detail/print_graph.hpp>
+#include <ctir/text/detail/print_map.hpp>
 #include <ctir/text/detail/print_names.hpp>
 #include <ctir/text/printed_text.hpp>
 
@@ -21,6 +22,12 @@
 #include <vector>
 
 namespace ctir::detail {
+
+/// How deeply a tensor-level expression may nest in printed text (parentheses, call-like
+/// forms, load indices) before the printer binds inner parts to temporaries `%N = e;`:
+/// far below the parser's max_nesting_depth, so that a statement inside deeply nested
+/// blocks still reads back, and far above what is written by hand.
+inline constexpr std::size_t max_printed_expr_depth = 64;
 
 /// The engine behind print and print_with_ranges.
 ///
@@ -52,9 +59,11 @@ private:
     close_block,  // ptr: the SeqStmt (or null); aux: where it began
     function,     // arg: index of the module's function
     type,         // ptr: TypeNode
-    prim_expr,    // ptr: PrimExprNode; arg: 1 to parenthesize
-    binary_rest,  // ptr: binary node; aux: where it began
-    stmt,         // ptr: StmtNode
+    prim_expr,    // ptr: PrimExprNode; arg: 1 to parenthesize; aux: nesting depth; flag: PrimFlag
+    prim_temp,    // ptr: PrimExprNode bound to a temporary; arg: its number
+    newline,      //
+    binary_rest,  // ptr: binary node; aux: where it began; arg: depth; flag: PrimFlag
+    stmt,         // ptr: StmtNode; flag: 1 when its deep expressions are planned
     seq_block,    // ptr: SeqStmtNode
     seq_next,     // ptr: SeqStmtNode; aux: index of the next statement
     param,        // ptr: VarNode, printed `%x: T`
@@ -66,6 +75,11 @@ private:
     graph_block,  // arg: block id; aux: 1 for braces
     graph_items,  // arg: block id; aux: index of the next line; flag: first line of a bare block
     graph_lets,   // arg: block id (closes the ranges of its lets)
+  };
+  /// Flags of a prim_expr task.
+  enum PrimFlag : std::uint8_t {
+    prim_define = 1, ///< a temporary's own expression: printed in full, not as `%N`
+    prim_fixed = 2,  ///< outside a statement's expressions (a type): never bound
   };
   struct Task {
     Step step;
@@ -81,13 +95,15 @@ private:
   }
   void push_text(std::string_view text) { push(Step::text, text.data(), 0, text.size()); }
   /// Pushes `items` (in printing order) separated by ", ", each as task `step`.
+  /// `aux` and `flag` go to every item's task (a prim_expr's depth and flags).
   template <class Refs>
-  void push_list(Step step, const Refs& items, const Object& owner, std::string_view field) {
+  void push_list(Step step, const Refs& items, const Object& owner, std::string_view field,
+                 std::size_t aux = 0, std::uint8_t flag = 0) {
     for (std::size_t i = items.size(); i-- > 0;) {
       if (!items[i].defined()) {
         throw_null_field(owner, std::string(field) + '[' + std::to_string(i) + ']');
       }
-      push(step, items[i].get());
+      push(step, items[i].get(), 0, aux, flag);
       if (i > 0) {
         push_text(", ");
       }
@@ -116,6 +132,15 @@ private:
     out_ += '%';
     out_ += names_.define(var);
     record(var, begin);
+  }
+  /// A variable where it is bound, by a statement printed again after temporaries were
+  /// planned for it (restart_with_temps): the name its first printing defined.
+  void emit_def_again(const VarNode* var, bool again) {
+    if (again) {
+      emit_var(var);
+    } else {
+      emit_def(var);
+    }
   }
   void emit_global(const GlobalVarNode* global);
   void emit_dtype(DataType dtype, const Object* owner);
@@ -163,19 +188,35 @@ private:
   // ---- tensor-level expressions (print_engine_tensor-inl.hpp) ---------------------------
 
   /// Pushes `operand` of `owner`, parenthesized if `parens`.
-  void push_operand(const Object& owner, const Object* operand, std::string_view field,
-                    bool parens);
+  void push_operand(const Object& owner, const Object* operand, std::string_view field, bool parens,
+                    std::size_t depth);
+
+  /// Whether `node` prints as a temporary `%N` here (an atom: never parenthesized).
+  bool is_temp(const Object& node) const {
+    return prim_temps_.size() != 0 && prim_temps_.contains(&node);
+  }
+
+  /// Writes `%N` for `node` if it is bound to a temporary.
+  bool emit_temp_use(const Object& node);
 
   /// The operator and right operand of a binary node whose left operand `begin` starts.
-  void binary_rest(const Object& node, std::size_t begin);
+  void binary_rest(const Object& node, std::size_t begin, std::size_t depth, std::uint8_t flags);
 
-  void prim_expr(const Object& node, bool parens);
+  void prim_expr(const Object& node, bool parens, std::size_t depth, std::uint8_t flags);
+
+  /// The statement being printed nested its expressions past max_printed_expr_depth:
+  /// takes back its text and prints it again after temporaries for its deep parts.
+  void restart_with_temps();
+
+  /// Chooses the parts of `stmt`'s expressions bound to temporaries (prim_temps_,
+  /// temp_order_), inner ones first, so that none nests past max_printed_expr_depth.
+  void plan_prim_temps(const Object& stmt);
 
   // ---- statements (print_engine_tensor-inl.hpp) -----------------------------------------
 
   void seq_block(const SeqStmtNode& seq);
 
-  void stmt(const Object& node);
+  void stmt(const Object& node, bool planned);
 
   // ---- graph-level expressions (print_engine_graph-inl.hpp) -----------------------------
 
@@ -204,6 +245,16 @@ private:
   std::vector<Task> stack_;
   std::size_t indent_ = 0;
   std::int64_t temps_ = 0;
+  /// The statement whose expressions are printing, and where its text began.
+  struct StmtStart {
+    const Object* node = nullptr;
+    std::size_t text = 0;
+    std::size_t records = 0;
+    std::size_t stack = 0;
+    bool planned = false;
+  } stmt_;
+  PointerMap<std::uint32_t> prim_temps_; ///< node -> 1 + its temporary's number
+  std::vector<const Object*> temp_order_;
   NameTable names_;
   GraphPlan plan_;
   const IRModule* module_ = nullptr;

@@ -95,7 +95,7 @@ CTIR_INLINE void Printer::push_edges(const GraphEdge* first, const GraphEdge* la
 CTIR_INLINE void Printer::atom(const Object& node) {
   const std::size_t begin = out_.size();
   if (instance_of<PrimExprNode>(node)) {
-    prim_expr(node, false);
+    prim_expr(node, false, 0, prim_fixed);
     return;
   }
   switch (node.dynamic_type_index()) {

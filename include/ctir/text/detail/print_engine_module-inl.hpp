@@ -39,6 +39,7 @@ CTIR_INLINE void Printer::root(const Object* node) {
   }
   names_.clear();
   temps_ = 0;
+  stmt_ = {};
   switch (node->dynamic_type_index()) {
   case FunctionNode::type_index: {
     const auto& function = static_cast<const FunctionNode&>(*node);
@@ -149,13 +150,23 @@ CTIR_INLINE void Printer::step(const Task& task) {
     type(*node);
     break;
   case Step::prim_expr:
-    prim_expr(*node, task.arg != 0);
+    prim_expr(*node, task.arg != 0, task.aux, task.flag);
+    break;
+  case Step::prim_temp:
+    out_ += '%';
+    out_ += std::to_string(task.arg);
+    out_ += " = ";
+    push_text(";");
+    push(Step::prim_expr, node, 0, 1, prim_define);
+    break;
+  case Step::newline:
+    newline();
     break;
   case Step::binary_rest:
-    binary_rest(*node, task.aux);
+    binary_rest(*node, task.aux, task.arg, task.flag);
     break;
   case Step::stmt:
-    stmt(*node);
+    stmt(*node, task.flag != 0);
     break;
   case Step::seq_block:
     seq_block(static_cast<const SeqStmtNode&>(*node));
@@ -230,6 +241,7 @@ CTIR_INLINE void Printer::module_function(std::size_t i) {
   const BaseFunc& function = module_->function_at(i);
   names_.clear();
   temps_ = 0;
+  stmt_ = {};
   if (const auto* graph = function.as<FunctionNode>()) {
     start_def(*graph, global->name, global.get());
   } else if (const auto* prim = function.as<PrimFuncNode>()) {

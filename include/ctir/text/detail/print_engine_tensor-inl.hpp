@@ -8,8 +8,13 @@
 #include <ctir/ir/builder.hpp>
 #include <ctir/text/detail/print_literal.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace ctir::detail {
 
@@ -75,7 +80,15 @@ CTIR_INLINE void Printer::type(const Object& node) {
     push_text("]");
     push(Step::dtype, &node, pack(tensor.dtype));
     push_text("), ");
-    push_list(Step::prim_expr, tensor.shape, node, "shape");
+    for (std::size_t i = tensor.shape.size(); i-- > 0;) {
+      if (!tensor.shape[i].defined()) {
+        throw_null_field(node, "shape[" + std::to_string(i) + "]");
+      }
+      push(Step::prim_expr, tensor.shape[i].get(), 0, 0, prim_fixed);
+      if (i > 0) {
+        push_text(", ");
+      }
+    }
     return;
   }
   case TupleTypeNode::type_index:
@@ -103,24 +116,50 @@ CTIR_INLINE void Printer::type(const Object& node) {
 }
 
 CTIR_INLINE void Printer::push_operand(const Object& owner, const Object* operand,
-                                       std::string_view field, bool parens) {
+                                       std::string_view field, bool parens, std::size_t depth) {
   if (operand == nullptr) {
     throw_null_field(owner, std::string(field));
   }
-  push(Step::prim_expr, operand, parens ? 1U : 0U);
+  push(Step::prim_expr, operand, parens ? 1U : 0U, parens ? depth + 1 : depth);
 }
 
-CTIR_INLINE void Printer::binary_rest(const Object& node, std::size_t begin) {
+[[gnu::noinline]] CTIR_INLINE bool Printer::emit_temp_use(const Object& node) {
+  const std::uint32_t* temp = prim_temps_.find(&node);
+  if (temp == nullptr) {
+    return false;
+  }
+  const std::size_t at = out_.size();
+  out_ += '%';
+  out_ += std::to_string(*temp - 1);
+  record(&node, at);
+  return true;
+}
+
+CTIR_INLINE void Printer::binary_rest(const Object& node, std::size_t begin, std::size_t depth,
+                                      std::uint8_t flags) {
   BinaryView view;
   view_binary(node, view);
   out_ += ' ';
   out_ += view.symbol;
   out_ += ' ';
   push(Step::end_range, &node, 0, begin);
-  push_operand(node, view.b, "b", precedence_of(*view.b) <= view.precedence);
+  push_operand(node, view.b, "b", precedence_of(*view.b) <= view.precedence && !is_temp(*view.b),
+               depth);
+  stack_.back().flag = flags;
 }
 
-CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens) {
+CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens, std::size_t depth,
+                                    std::uint8_t flags) {
+  if (depth > max_printed_expr_depth && (flags & prim_fixed) == 0 && stmt_.node != nullptr &&
+      !stmt_.planned) {
+    restart_with_temps();
+    return;
+  }
+  if (prim_temps_.size() != 0 && (flags & prim_define) == 0 && emit_temp_use(node)) {
+    return;
+  }
+  // Below a type, no operand is ever bound; elsewhere the depth counts from here.
+  const std::uint8_t inner = flags & prim_fixed;
   if (parens) {
     out_ += '(';
     push_text(")");
@@ -162,7 +201,9 @@ CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens) {
       out_ += ' ';
     }
     push(Step::end_range, &node, 0, begin);
-    push_operand(node, a, "a", a != nullptr && precedence_of(*a) < unary_precedence);
+    push_operand(node, a, "a", a != nullptr && precedence_of(*a) < unary_precedence && !is_temp(*a),
+                 depth);
+    stack_.back().flag = inner;
     return;
   }
   case SelectNode::type_index: {
@@ -170,11 +211,14 @@ CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens) {
     out_ += "select(";
     push(Step::end_range, &node, 0, begin);
     push_text(")");
-    push_operand(node, select.false_value.get(), "false_value", false);
+    push_operand(node, select.false_value.get(), "false_value", false, depth + 1);
+    stack_.back().flag = inner;
     push_text(", ");
-    push_operand(node, select.true_value.get(), "true_value", false);
+    push_operand(node, select.true_value.get(), "true_value", false, depth + 1);
+    stack_.back().flag = inner;
     push_text(", ");
-    push_operand(node, select.cond.get(), "cond", false);
+    push_operand(node, select.cond.get(), "cond", false, depth + 1);
+    stack_.back().flag = inner;
     return;
   }
   case CastNode::type_index: {
@@ -184,7 +228,8 @@ CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens) {
     out_ += ">(";
     push(Step::end_range, &node, 0, begin);
     push_text(")");
-    push_operand(node, cast.value.get(), "value", false);
+    push_operand(node, cast.value.get(), "value", false, depth + 1);
+    stack_.back().flag = inner;
     return;
   }
   case TensorLoadNode::type_index: {
@@ -196,7 +241,7 @@ CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens) {
     out_ += '[';
     push(Step::end_range, &node, 0, begin);
     push_text("]");
-    push_list(Step::prim_expr, load.indices, node, "indices");
+    push_list(Step::prim_expr, load.indices, node, "indices", depth + 1, inner);
     return;
   }
   default:
@@ -215,14 +260,147 @@ CTIR_INLINE void Printer::prim_expr(const Object& node, bool parens) {
     out_ += '(';
     push(Step::end_range, &node, 0, begin);
     push_text(")");
-    push_operand(node, view.b, "b", false);
+    push_operand(node, view.b, "b", false, depth + 1);
+    stack_.back().flag = inner;
     push_text(", ");
-    push_operand(node, view.a, "a", false);
+    push_operand(node, view.a, "a", false, depth + 1);
+    stack_.back().flag = inner;
     return;
   }
   // Left associative: an operand of equal precedence needs parentheses only on the right.
-  push(Step::binary_rest, &node, 0, begin);
-  push_operand(node, view.a, "a", view.a != nullptr && precedence_of(*view.a) < view.precedence);
+  push(Step::binary_rest, &node, static_cast<std::uint32_t>(depth), begin, inner);
+  push_operand(node, view.a, "a",
+               view.a != nullptr && precedence_of(*view.a) < view.precedence && !is_temp(*view.a),
+               depth);
+  stack_.back().flag = inner;
+}
+
+CTIR_INLINE void Printer::restart_with_temps() {
+  out_.resize(stmt_.text);
+  if (record_) {
+    records_.resize(stmt_.records);
+  }
+  stack_.resize(stmt_.stack);
+  stmt_.planned = true;
+  plan_prim_temps(*stmt_.node);
+  // Each temporary on a line of its own before the statement, inner ones first.
+  push(Step::stmt, stmt_.node, 0, 0, 1);
+  for (std::size_t k = temp_order_.size(); k-- > 0;) {
+    push(Step::newline);
+    push(Step::prim_temp, temp_order_[k], *prim_temps_.find(temp_order_[k]) - 1);
+  }
+}
+
+CTIR_INLINE void Printer::plan_prim_temps(const Object& stmt) {
+  std::vector<const Object*> roots;
+  switch (stmt.dynamic_type_index()) {
+  case ForNode::type_index:
+    roots = {static_cast<const ForNode&>(stmt).begin.get(),
+             static_cast<const ForNode&>(stmt).end.get()};
+    break;
+  case TensorStoreNode::type_index:
+    for (const PrimExpr& index : static_cast<const TensorStoreNode&>(stmt).indices) {
+      roots.push_back(index.get());
+    }
+    roots.push_back(static_cast<const TensorStoreNode&>(stmt).value.get());
+    break;
+  case BindNode::type_index:
+    roots = {static_cast<const BindNode&>(stmt).value.get()};
+    break;
+  case IfThenElseNode::type_index:
+    roots = {static_cast<const IfThenElseNode&>(stmt).cond.get()};
+    break;
+  default:
+    break;
+  }
+  prim_temps_.clear();
+  temp_order_.clear();
+  // The nesting each node adds in the text below it, as the printer writes it, computed
+  // after its operands (a post-order walk on an explicit stack); a node reaching the
+  // limit becomes a temporary, which nests nothing where it is used.
+  PointerMap<std::size_t> depth;
+  struct Item {
+    const Object* node;
+    bool expanded;
+  };
+  std::vector<Item> work;
+  for (const Object* root : roots) {
+    if (root != nullptr) {
+      work.push_back({root, false});
+    }
+  }
+  std::vector<std::pair<const Object*, std::size_t>> operands; // operand, extra nesting
+  const auto operands_of = [&](const Object& node) {
+    operands.clear();
+    const auto add = [&](const Object* operand, bool nested) {
+      if (operand != nullptr) {
+        operands.emplace_back(operand, nested ? 1 : 0);
+      }
+    };
+    switch (node.dynamic_type_index()) {
+    case NegNode::type_index:
+    case NotNode::type_index: {
+      const PrimExprNode* a = node.dynamic_type_index() == NegNode::type_index
+                                  ? static_cast<const NegNode&>(node).a.get()
+                                  : static_cast<const NotNode&>(node).a.get();
+      add(a, a != nullptr && precedence_of(*a) < unary_precedence && !is_temp(*a));
+      return;
+    }
+    case SelectNode::type_index: {
+      const auto& select = static_cast<const SelectNode&>(node);
+      add(select.cond.get(), true);
+      add(select.true_value.get(), true);
+      add(select.false_value.get(), true);
+      return;
+    }
+    case CastNode::type_index:
+      add(static_cast<const CastNode&>(node).value.get(), true);
+      return;
+    case TensorLoadNode::type_index:
+      for (const PrimExpr& index : static_cast<const TensorLoadNode&>(node).indices) {
+        add(index.get(), true);
+      }
+      return;
+    default:
+      break;
+    }
+    BinaryView view;
+    if (view_binary(node, view)) {
+      const bool call = view.precedence == 0;
+      add(view.a, call || (view.a != nullptr && precedence_of(*view.a) < view.precedence &&
+                           !is_temp(*view.a)));
+      add(view.b, call || (view.b != nullptr && precedence_of(*view.b) <= view.precedence &&
+                           !is_temp(*view.b)));
+    }
+  };
+  while (!work.empty()) {
+    const Item item = work.back();
+    if (depth.contains(item.node)) {
+      work.pop_back();
+      continue;
+    }
+    operands_of(*item.node);
+    if (!item.expanded) {
+      work.back().expanded = true;
+      for (const auto& [operand, nested] : operands) {
+        if (!depth.contains(operand)) {
+          work.push_back({operand, false});
+        }
+      }
+      continue;
+    }
+    work.pop_back();
+    std::size_t own = 0;
+    for (const auto& [operand, nested] : operands) {
+      own = std::max(own, *depth.find(operand) + nested);
+    }
+    if (own >= max_printed_expr_depth) {
+      temp_order_.push_back(item.node);
+      *prim_temps_.try_emplace(item.node).first = static_cast<std::uint32_t>(++temps_);
+      own = 0;
+    }
+    *depth.try_emplace(item.node).first = own;
+  }
 }
 
 CTIR_INLINE void Printer::seq_block(const SeqStmtNode& seq) {
@@ -235,7 +413,13 @@ CTIR_INLINE void Printer::seq_block(const SeqStmtNode& seq) {
   }
 }
 
-CTIR_INLINE void Printer::stmt(const Object& node) {
+CTIR_INLINE void Printer::stmt(const Object& node, bool planned) {
+  if (!planned) {
+    stmt_ = StmtStart{&node, out_.size(), records_.size(), stack_.size(), false};
+    if (prim_temps_.size() != 0) {
+      prim_temps_.clear();
+    }
+  }
   const std::size_t begin = out_.size();
   switch (node.dynamic_type_index()) {
   case SeqStmtNode::type_index:
@@ -255,16 +439,16 @@ CTIR_INLINE void Printer::stmt(const Object& node) {
       throw NodeError(ref_of(&node), "ctir: cannot print a For of unknown kind");
     }
     out_ += "for ";
-    emit_def(loop.var.get());
+    emit_def_again(loop.var.get(), planned);
     out_ += " in ";
     out_ += kind;
     out_ += '(';
     push(Step::end_range, &node, 0, begin);
     push(Step::seq_block, loop.body.get());
     push_text(") ");
-    push_operand(node, loop.end.get(), "end", false);
+    push_operand(node, loop.end.get(), "end", false, 1);
     push_text(", ");
-    push_operand(node, loop.begin.get(), "begin", false);
+    push_operand(node, loop.begin.get(), "begin", false, 1);
     return;
   }
   case TensorStoreNode::type_index: {
@@ -276,9 +460,9 @@ CTIR_INLINE void Printer::stmt(const Object& node) {
     out_ += '[';
     push(Step::end_range, &node, 0, begin);
     push_text(";");
-    push_operand(node, store.value.get(), "value", false);
+    push_operand(node, store.value.get(), "value", false, 1);
     push_text("] = ");
-    push_list(Step::prim_expr, store.indices, node, "indices");
+    push_list(Step::prim_expr, store.indices, node, "indices", 1);
     return;
   }
   case BindNode::type_index: {
@@ -287,7 +471,7 @@ CTIR_INLINE void Printer::stmt(const Object& node) {
       throw_null_field(node, "var");
     }
     out_ += "let ";
-    emit_def(bind.var.get());
+    emit_def_again(bind.var.get(), planned);
     // Annotated only when the type is not the one the value gives it.
     const Type& ty = bind.var->ty;
     const bool annotate =
@@ -295,7 +479,7 @@ CTIR_INLINE void Printer::stmt(const Object& node) {
         !(ty.is<PrimTypeNode>() && ty.as<PrimTypeNode>()->dtype == dtype_of_node(bind.value.get()));
     push(Step::end_range, &node, 0, begin);
     push_text(";");
-    push_operand(node, bind.value.get(), "value", false);
+    push_operand(node, bind.value.get(), "value", false, 1);
     push_text(" = ");
     if (annotate) {
       out_ += ": ";
@@ -316,7 +500,7 @@ CTIR_INLINE void Printer::stmt(const Object& node) {
     }
     push(Step::seq_block, branch.then_case.get());
     push_text(") ");
-    push_operand(node, branch.cond.get(), "cond", false);
+    push_operand(node, branch.cond.get(), "cond", false, 1);
     return;
   }
   case AllocateNode::type_index: {
