@@ -59,6 +59,19 @@ CTIR_INLINE PrimExpr product(const std::vector<PrimExpr>& symbolic, std::int64_t
   return factor == 1 ? result : PrimExpr(Mul::make(result, IntImm::make(factor)));
 }
 
+/// Whether two shapes have provably equal dimensions, one for one.
+CTIR_INLINE bool same_shape(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!ops::dims_equal(a[i], b[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace ctir::detail::ops_impl
 
 namespace ctir::ops {
@@ -71,6 +84,15 @@ CTIR_INLINE std::optional<std::int64_t> static_dim(const PrimExpr& dim) {
 }
 
 CTIR_INLINE bool dims_equal(const PrimExpr& a, const PrimExpr& b) {
+  // The common cases, shared or literal dimensions, without the stack's allocation.
+  if (a.same_as(b)) {
+    return true;
+  }
+  const auto* int_a = a.as<IntImmNode>();
+  const auto* int_b = b.as<IntImmNode>();
+  if (int_a != nullptr && int_b != nullptr) {
+    return int_a->value == int_b->value;
+  }
   // An explicit stack: a dimension expression may be arbitrarily deep.
   std::vector<std::pair<const Object*, const Object*>> stack{{a.get(), b.get()}};
   while (!stack.empty()) {
@@ -207,6 +229,9 @@ CTIR_INLINE TypeRelation broadcast_relation(std::string op) {
     const TensorType a = expect_tensor(op, inputs, 0);
     const TensorType b = expect_tensor(op, inputs, 1);
     expect_same_dtype(op, a, b);
+    if (detail::ops_impl::same_shape(a->shape, b->shape)) {
+      return a; // what broadcasting gives: a's dimensions; no new type per call
+    }
     return TensorType::make(broadcast_shapes(op, a, b), a->dtype);
   };
 }

@@ -6,6 +6,7 @@
 #include <ctir/hooks/value_traits.hpp>
 #include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/passes/detail/graph_utils.hpp>
+#include <ctir/text/detail/print_map.hpp>
 #include <ctir/traverse/map.hpp>
 #include <ctir/traverse/structural_equal.hpp>
 #include <ctir/traverse/structural_hash.hpp>
@@ -40,11 +41,13 @@ public:
       }
     });
     blocks_.push_back({none, 0, 0});
-    block_of_.emplace(f.get(), 0);
+    *block_of_.try_emplace(f.get()).first = 0;
+    std::vector<Expr> kids; // one buffer for every node's operands
     for (std::size_t k = order.size(); k-- > 0;) {
       const Expr& node = order[k];
       const std::size_t block = block_of_.at(node.get());
-      const std::vector<Expr> kids = operands(node);
+      kids.clear();
+      append_operands(node, kids);
       for (std::size_t i = 0; i < kids.size(); ++i) {
         std::size_t use = block;
         if (node.is<FunctionNode>()) {
@@ -58,10 +61,8 @@ public:
         if (!kids[i].defined() || !is_composite(kids[i])) {
           continue;
         }
-        auto [it, first] = block_of_.try_emplace(kids[i].get(), use);
-        if (!first) {
-          it->second = common_ancestor(blocks_, it->second, use);
-        }
+        auto [kid_block, first] = block_of_.try_emplace(kids[i].get());
+        *kid_block = first ? use : common_ancestor(blocks_, *kid_block, use);
       }
     }
     number();
@@ -91,7 +92,7 @@ private:
   };
 
   std::vector<Block> blocks_;
-  std::unordered_map<const Object*, std::size_t> block_of_;
+  ctir::detail::PointerMap<std::size_t> block_of_;
   std::unordered_map<const Object*, std::size_t> let_body_;
 
   std::size_t add_block(std::size_t parent, bool closure) {
@@ -181,12 +182,14 @@ public:
   }
 
 private:
+  static constexpr std::size_t no_entry = static_cast<std::size_t>(-1);
   /// A computation available from some block on, and what to use instead of recomputing it.
   struct Available {
     Expr computation;
     Expr replacement;
     std::size_t block;
     bool is_var;
+    std::size_t previous = no_entry;
   };
   /// The variable of a let and the block of its body.
   struct LetValue {
@@ -197,22 +200,24 @@ private:
   CseBlocks blocks_;
   /// The values of the function's lets (input nodes) and the lets' variables.
   std::unordered_multimap<const Object*, LetValue> value_vars_;
-  /// Available computations by structural hash, in the order they were met.
-  std::unordered_map<std::uint64_t, std::vector<Available>> available_;
+  /// Available computations in the order they were met; `previous` chains the entries
+  /// of one hash, newest first, from `newest_` (one flat vector, no vector per hash).
+  std::vector<Available> available_;
+  std::unordered_map<std::uint64_t, std::size_t> newest_;
   /// Let variables dropped because their value was computed already, to the variable
   /// that holds it.
   std::unordered_map<const VarNode*, Expr> aliases_;
   /// Structural hashes of rewritten nodes (kept alive), computed from their operands'.
-  std::unordered_map<const Object*, std::pair<ObjectRef, std::uint64_t>> hashes_;
+  ctir::detail::PointerMap<std::pair<ObjectRef, std::uint64_t>> hashes_;
 
   /// The rewrite of candidate `original` (`rebuilt`: with its operands rewritten): an
   /// earlier equal computation usable in its block, else itself, made available.
   Expr share(const ExprNode& original, const Expr& rebuilt) {
     const std::size_t block = blocks_.block_of(&original);
     const std::uint64_t hash = hash_of(rebuilt);
-    if (auto it = available_.find(hash); it != available_.end()) {
-      for (std::size_t k = it->second.size(); k-- > 0;) {
-        const Available& entry = it->second[k];
+    if (auto it = newest_.find(hash); it != newest_.end()) {
+      for (std::size_t k = it->second; k != no_entry; k = available_[k].previous) {
+        const Available& entry = available_[k];
         // A node computed in an enclosing function is computed again in each call of
         // this closure; a variable is captured.
         const bool usable =
@@ -223,8 +228,16 @@ private:
         }
       }
     }
-    available_[hash].push_back({rebuilt, rebuilt, block, false});
+    make_available({rebuilt, rebuilt, block, false}, hash);
     return rebuilt;
+  }
+
+  /// Makes `entry` the newest available computation of its hash.
+  void make_available(Available entry, std::uint64_t hash) {
+    auto [it, first] = newest_.try_emplace(hash, available_.size());
+    entry.previous = first ? no_entry : it->second;
+    it->second = available_.size();
+    available_.push_back(std::move(entry));
   }
 
   /// `out`, the result of input node `original`; when that node is a let's value, the
@@ -237,7 +250,7 @@ private:
       if (is_candidate(original) && out.is<VarNode>()) {
         aliases_.emplace(let.var.get(), out);
       } else if (is_candidate(*out)) {
-        available_[hash_of(out)].push_back({out, let.var, let.body, true});
+        make_available({out, let.var, let.body, true}, hash_of(out));
       }
     }
     return out;
@@ -289,8 +302,8 @@ private:
     if (!e.defined()) {
       return 0;
     }
-    if (auto it = hashes_.find(e.get()); it != hashes_.end()) {
-      return it->second.second;
+    if (const auto* known = hashes_.find(e.get())) {
+      return known->second;
     }
     std::uint64_t hash = e->dynamic_type_index();
     if (const auto* call = e.as<CallNode>()) {
@@ -312,7 +325,7 @@ private:
     } else {
       hash = structural_hash(e);
     }
-    hashes_.emplace(e.get(), std::make_pair(ObjectRef(e), hash));
+    *hashes_.try_emplace(e.get()).first = std::make_pair(ObjectRef(e), hash);
     return hash;
   }
 };

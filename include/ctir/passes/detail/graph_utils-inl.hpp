@@ -176,10 +176,9 @@ CTIR_INLINE bool is_composite(const Expr& e) {
   return false;
 }
 
-CTIR_INLINE std::vector<Expr> operands(const Expr& e) {
-  std::vector<Expr> kids;
+CTIR_INLINE void append_operands(const Expr& e, std::vector<Expr>& out) {
   if (!e.defined()) {
-    return kids;
+    return;
   }
   const Object& node = *e;
   for (const FieldInfo& field : node.type_info().fields) {
@@ -187,14 +186,19 @@ CTIR_INLINE std::vector<Expr> operands(const Expr& e) {
       continue;
     }
     if (field.kind == FieldKind::node) {
-      kids.push_back(downcast<ExprNode>(ObjectRef::borrow(field.get(node, field))));
+      out.push_back(downcast<ExprNode>(ObjectRef::borrow(field.get(node, field))));
     } else {
       const std::size_t size = field.size(node, field);
       for (std::size_t i = 0; i < size; ++i) {
-        kids.push_back(downcast<ExprNode>(ObjectRef::borrow(field.at(node, field, i))));
+        out.push_back(downcast<ExprNode>(ObjectRef::borrow(field.at(node, field, i))));
       }
     }
   }
+}
+
+CTIR_INLINE std::vector<Expr> operands(const Expr& e) {
+  std::vector<Expr> kids;
+  append_operands(e, kids);
   return kids;
 }
 

@@ -56,6 +56,10 @@ bool is_composite(const Expr& e);
 /// branches, a closure's body.
 std::vector<Expr> operands(const Expr& e);
 
+/// Appends the operands of `e` (as `operands` gives them) to `out`: traversals that visit
+/// every node reuse one buffer instead of allocating a vector per node.
+void append_operands(const Expr& e, std::vector<Expr>& out);
+
 /// The innermost scope enclosing scopes `a` and `b` of a tree stored as records with a
 /// `parent` index and a `depth` (the scope trees of EliminateCommonSubexpr and
 /// ToANormalForm, which place a shared node where all its uses are).

@@ -27,36 +27,45 @@ CTIR_INLINE Function GraphTypeInference::infer_function(const Function& f) {
 }
 
 CTIR_INLINE Type GraphTypeInference::type_of(const Object* node) const {
-  auto it = types_.find(node);
-  return it == types_.end() ? Type() : it->second;
+  const Type* type = types_.find(node);
+  return type == nullptr ? Type() : *type;
 }
 
 CTIR_INLINE GraphTypeInference::Result GraphTypeInference::infer(const Expr& root) {
-  if (auto it = done_.find(root.get()); it != done_.end()) {
-    return it->second;
+  if (const Result* done = done_.find(root.get())) {
+    return *done;
   }
   std::vector<Frame> stack;
-  stack.push_back({root, operands(root)});
+  // The operands of the frames on the stack, each frame's in one range: a frame's range
+  // ends where the next frame's begins, so popping a frame truncates the buffer.
+  std::vector<Expr> kids;
+  const auto push = [&](const Expr& node) {
+    const std::size_t begin = kids.size();
+    append_operands(node, kids);
+    stack.push_back({node, begin, kids.size() - begin, 0});
+  };
+  push(root);
   while (!stack.empty()) {
-    const std::size_t top = stack.size() - 1;
-    if (stack[top].next < stack[top].kids.size()) {
-      before_child(stack[top]);
-      const Expr kid = stack[top].kids[stack[top].next++];
+    Frame& frame = stack.back();
+    if (frame.next < frame.count) {
+      before_child(frame);
+      const Expr kid = kids[frame.begin + frame.next++];
       if (!kid.defined()) {
-        type_error(stack[top].node, "an operand is missing (a null expression)");
+        type_error(frame.node, "an operand is missing (a null expression)");
       }
       if (!done_.contains(kid.get())) {
-        stack.push_back({kid, operands(kid)});
+        push(kid);
       }
       continue;
     }
-    if (stack[top].kids.empty()) {
-      before_child(stack[top]);
+    if (frame.count == 0) {
+      before_child(frame);
     }
-    Result result = finish(stack[top].node);
-    types_[stack[top].node.get()] = result.type;
-    types_[result.expr.get()] = result.type;
-    done_.emplace(stack[top].node.get(), std::move(result));
+    Result result = finish(frame.node);
+    *types_.try_emplace(frame.node.get()).first = result.type;
+    *types_.try_emplace(result.expr.get()).first = result.type;
+    *done_.try_emplace(frame.node.get()).first = std::move(result);
+    kids.erase(kids.begin() + static_cast<std::ptrdiff_t>(frame.begin), kids.end());
     stack.pop_back();
   }
   return done_.at(root.get());
@@ -75,7 +84,7 @@ CTIR_INLINE void GraphTypeInference::before_child(const Frame& frame) {
                        (param.defined() ? " (%" + param->name + ")" : std::string()) +
                        " has no type; function parameters must be annotated");
       }
-      types_[param.get()] = param->ty;
+      *types_.try_emplace(param.get()).first = param->ty;
     }
   }
 }
@@ -283,7 +292,12 @@ CTIR_INLINE std::vector<Type> GraphTypeInference::arg_types(const std::vector<Ex
   std::vector<Type> types;
   types.reserve(args.size());
   for (std::size_t i = 0; i < args.size(); ++i) {
-    types.push_back(value_type(args[i], node, "argument " + std::to_string(i)));
+    const Type& type = result_of(args[i]).type;
+    if (!type.defined()) {
+      // value_type throws; its message is built only then, not for every argument.
+      static_cast<void>(value_type(args[i], node, "argument " + std::to_string(i)));
+    }
+    types.push_back(type);
   }
   return types;
 }

@@ -5,6 +5,7 @@
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/type.hpp>
+#include <ctir/text/detail/print_map.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -42,16 +43,21 @@ private:
     Expr expr;
     Type type;
   };
+  /// A node on the explicit stack; its operands are `kids[begin, begin + count)` of the
+  /// buffer the stack shares (no vector per node).
   struct Frame {
     Expr node;
-    std::vector<Expr> kids;
+    std::size_t begin = 0;
+    std::size_t count = 0;
     std::size_t next = 0;
   };
 
   const IRModule& module_;
   GlobalSignature signature_;
-  std::unordered_map<const Object*, Result> done_;
-  std::unordered_map<const Object*, Type> types_;
+  // Flat tables: one entry per node of functions of up to millions of nodes, where a
+  // node-based map costs an allocation per entry and cache misses per lookup.
+  ctir::detail::PointerMap<Result> done_;
+  ctir::detail::PointerMap<Type> types_;
   /// Let-bound variables that received a type: the old variable to the new one.
   std::unordered_map<const Object*, Var> renamed_;
 

@@ -13,6 +13,7 @@
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
 #include <ctir/text/detail/lexer.hpp>
+#include <ctir/text/detail/string_map.hpp>
 #include <ctir/text/diagnostic.hpp>
 #include <ctir/text/nesting.hpp>
 
@@ -71,6 +72,7 @@ private:
     std::size_t token = no_token;     ///< where it was defined
     bool pattern = false;             ///< a shape variable defined by a parameter's type
     std::size_t first_use = no_token; ///< the first `%name` token that refers to it
+    std::size_t shadowed = 0;         ///< the binding it hides (1-based in bindings_), or 0
   };
 
   struct GlobalInfo {
@@ -173,9 +175,12 @@ private:
   void pop_scope();
 
   Binding* lookup(std::string_view name) {
-    auto it = names_.find(name);
-    return it == names_.end() || it->second.empty() ? nullptr : &it->second.back();
+    const std::size_t* top = names_.find(name);
+    return top == nullptr || *top == 0 ? nullptr : &bindings_[*top - 1];
   }
+
+  /// Makes `binding` the innermost one of `name`, hiding the one it had.
+  void push_binding(std::string_view name, Binding binding);
 
   /// Defines `name` in the current scope; a second definition in one scope is an error.
   void define(std::string_view name, Expr value, std::size_t token, bool pattern = false);
@@ -463,7 +468,11 @@ private:
   /// The names of the graph-level lets whose values are being parsed, innermost last: their
   /// variables are not defined yet, which an "undefined variable" message explains.
   std::vector<std::string_view> lets_in_progress_;
-  std::unordered_map<std::string_view, std::vector<Binding>> names_;
+  /// The bindings of local names: `names_` gives a name's innermost binding (1-based in
+  /// `bindings_`, 0 for none), which links to the one it hides. Flat tables, so that a
+  /// function of a million bindings costs no allocation per name.
+  std::vector<Binding> bindings_;
+  StringMap<std::size_t> names_;
   std::vector<std::vector<std::string_view>> scopes_;
   std::unordered_map<std::string_view, GlobalInfo> globals_;
   std::vector<std::pair<GlobalVar, BaseFunc>> functions_;

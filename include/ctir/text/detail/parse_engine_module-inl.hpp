@@ -32,11 +32,10 @@ CTIR_INLINE void ParseEngine::predefine(const std::vector<Var>& vars) {
     if (!var.defined()) {
       throw Error("ctir: parse: a predefined variable is null");
     }
-    std::vector<Binding>& stack = names_[var->name];
-    if (!stack.empty()) {
+    if (lookup(var->name) != nullptr) {
       throw Error("ctir: parse: two predefined variables are named '" + var->name + "'");
     }
-    stack.push_back({var, 0, no_token, false});
+    push_binding(var->name, {var, 0, no_token, false});
     scopes_[0].push_back(var->name);
   }
 }
@@ -109,24 +108,39 @@ CTIR_INLINE void ParseEngine::fail_at(std::size_t token, std::string message) co
 }
 
 CTIR_INLINE void ParseEngine::pop_scope() {
-  for (std::string_view name : scopes_.back()) {
-    names_[name].pop_back();
+  // Newest first, so that the innermost bindings usually end bindings_ and are released.
+  // (A scope defines a name once, so the order does not change which binding a name
+  // returns to.)
+  const std::vector<std::string_view>& names = scopes_.back();
+  for (std::size_t k = names.size(); k-- > 0;) {
+    std::size_t& top = *names_.find(names[k]);
+    const std::size_t popped = top;
+    top = bindings_[popped - 1].shadowed;
+    if (popped == bindings_.size()) {
+      bindings_.pop_back();
+    }
   }
   scopes_.pop_back();
 }
 
+CTIR_INLINE void ParseEngine::push_binding(std::string_view name, Binding binding) {
+  std::size_t& top = *names_.try_emplace(name).first;
+  binding.shadowed = top;
+  bindings_.push_back(std::move(binding));
+  top = bindings_.size();
+}
+
 CTIR_INLINE void ParseEngine::define(std::string_view name, Expr value, std::size_t token,
                                      bool pattern) {
-  std::vector<Binding>& stack = names_[name];
-  if (!stack.empty() && stack.back().scope == scope()) {
+  if (const Binding* shadowed = lookup(name); shadowed != nullptr && shadowed->scope == scope()) {
     std::string where;
-    if (stack.back().token != no_token) {
-      const Token& first = tokens_[stack.back().token];
+    if (shadowed->token != no_token) {
+      const Token& first = tokens_[shadowed->token];
       where = " (at " + std::to_string(first.line) + ":" + std::to_string(first.column) + ")";
     }
     fail_at(token, "'%" + std::string(name) + "' is already defined in this scope" + where);
   }
-  stack.push_back({std::move(value), scope(), token, pattern});
+  push_binding(name, {std::move(value), scope(), token, pattern});
   scopes_.back().push_back(name);
 }
 
@@ -227,16 +241,16 @@ CTIR_INLINE Expr ParseEngine::use_local(std::size_t token) {
   }
   if (free_vars_ == FreeVars::declare) {
     Var var = new_var(token, Type());
-    names_[name].push_back({var, 0, token, false});
+    push_binding(name, {var, 0, token, false});
     scopes_[0].push_back(name);
     return var;
   }
   std::vector<std::string_view> candidates;
-  for (const auto& [candidate, stack] : names_) {
-    if (!stack.empty()) {
+  names_.for_each([&](std::string_view candidate, std::size_t top) {
+    if (top != 0) {
       candidates.push_back(candidate);
     }
-  }
+  });
   std::sort(candidates.begin(), candidates.end());
   std::string message = "undefined variable '%" + std::string(name) + "'";
   // A let's own name in its value is no typo: say why it is undefined instead.

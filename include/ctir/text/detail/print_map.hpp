@@ -50,6 +50,7 @@ public:
     }
     return *value;
   }
+  const V& at(const void* key) const { return const_cast<PointerMap*>(this)->at(key); }
 
   /// The value of `key`, value-initialized and inserted if absent; and whether it was.
   std::pair<V*, bool> try_emplace(const void* key) {
