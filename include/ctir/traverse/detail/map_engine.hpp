@@ -37,12 +37,6 @@ namespace ctir::detail::traverse {
 /// The Derived of a map, which has no mutator.
 struct no_mutator {};
 
-enum class rewrite_mode : std::uint8_t {
-  map_pre,  ///< map, callbacks before the children (the result's children are then mapped)
-  map_post, ///< map, callbacks after the children
-  mutate,   ///< mutate: a matched callback handles its node and decides about the children
-};
-
 /// One map or mutate over a root of static type Root. `Derived` is the mutator (whose
 /// callbacks receive it first), or no_mutator for a map.
 template <class Root, class Set, rewrite_mode Mode, class Derived>
@@ -440,7 +434,7 @@ protected:
       }
       dispatch_list(
           handled{}, *current.node, [&](const auto& node) { deep_step(node, current); },
-          [&](const Object& node) { deep_step_dynamic(node, current); });
+          [&](const Object& node) { step_dynamic(node, current, hooks); });
     }
   }
 
@@ -514,8 +508,10 @@ protected:
     const Object* target = node.get();
     keep_alive_.push_back(std::move(node));
     work_.push_back({target, results_.size(), region, item_kind::exit_replacement});
+    // The same dispatch as run_deep's, which finishes the node: static code for the handled
+    // types, the field table for the others.
     dispatch_list(
-        concrete{}, *target,
+        handled{}, *target,
         [&](const auto& concrete_node) {
           using C = std::remove_cvref_t<decltype(concrete_node)>;
           if (!is_use_site<C>(region)) {
@@ -630,97 +626,29 @@ protected:
     }
   }
 
-  void deep_step_dynamic(const Object& node, const item& current) {
-    const DefRegionKind region = current.region;
-    mapped_ref result;
+  /// The callbacks' part of the field-table steps of rewrite_state.
+  static bool call_dynamic_hook(rewrite_state& state, const Object& shown, const Object& original,
+                                DefRegionKind region, mapped_ref& result, bool& unchanged) {
+    auto& self = static_cast<rewrite_engine&>(state);
+    bool kept = false;
     auto handler = [&](auto&& value) {
-      result = take_result(std::forward<decltype(value)>(value), node, [] { return mapped_ref(); });
+      result = self.take_result(std::forward<decltype(value)>(value), original, [&] {
+        kept = true;
+        return mapped_ref();
+      });
     };
-    switch (current.kind) {
-    case item_kind::remember:
-      return;
-    case item_kind::enter:
-      if (structural::visited_once(node) && recall_or_remember(node, region)) {
-        return;
-      }
-      if constexpr (Mode == rewrite_mode::mutate) {
-        if (call_dynamic(node, region, handler)) {
-          results_.push_back(std::move(result));
-          return;
-        }
-      }
-      if (region == DefRegionKind::none && node.type_info().is_variable) {
-        results_.push_back(map_dynamic_var_site(node, region));
-        return;
-      }
-      if constexpr (Mode == rewrite_mode::map_pre) {
-        if (call_dynamic(node, region, handler) && result.defined()) {
-          if (is_null_replacement(result.get()) || !has_dynamic_children(node)) {
-            results_.push_back(std::move(result));
-          } else {
-            push_replacement(node, result.take(), region);
-          }
-          return;
-        }
-      }
-      if (!table::may_contain_dynamic(node.dynamic_type_index())) {
-        // A node of a compiled-in type that no callback handles and below which none can.
-        results_.emplace_back();
-        return;
-      }
-      work_.push_back({&node, results_.size(), region, item_kind::exit});
-      push_dynamic_children(node, region);
-      return;
-    case item_kind::enter_quiet:
-      if (is_dynamic_use_site(node, region)) {
-        results_.push_back(resolved(node));
-        return;
-      }
-      work_.push_back({&node, results_.size(), region, item_kind::exit_quiet});
-      push_dynamic_children(node, region);
-      return;
-    case item_kind::exit:
-    case item_kind::exit_quiet:
-    case item_kind::exit_replacement:
-      finish_dynamic(node, current);
-      return;
-    }
+    const bool ran = self.call_dynamic(shown, region, handler);
+    unchanged = kept;
+    return ran;
   }
-
-  mapped_ref map_dynamic_var_site(const Object& node, DefRegionKind region) {
-    const ObjectRef* fresh = remapped(node);
-    mapped_ref result = fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
-    if constexpr (Mode != rewrite_mode::mutate) {
-      const Object& shown = fresh != nullptr ? **fresh : node;
-      auto handler = [&](auto&& value) {
-        result = take_result(std::forward<decltype(value)>(value), node,
-                             [&] { return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref(); });
-      };
-      set_.call_dynamic(shown, region, handler);
-    }
-    return result;
+  static void push_replacement_hook(rewrite_state& state, const Object& original, ObjectRef node,
+                                    DefRegionKind region) {
+    static_cast<rewrite_engine&>(state).push_replacement(original, std::move(node), region);
   }
-
-  /// Rebuilds a node of a run-time type from its mapped children (clone + set), then runs
-  /// its post-order callback.
-  void finish_dynamic(const Object& node, const item& current) {
-    const DefRegionKind region = current.region;
-    const ObjectRef rebuilt = rebuild_from_results(node, current.base, region);
-    const bool changed = rebuilt.defined();
-    mapped_ref result(rebuilt);
-    if constexpr (Mode == rewrite_mode::map_post) {
-      if (current.kind == item_kind::exit) {
-        auto handler = [&](auto&& value) {
-          result = take_result(std::forward<decltype(value)>(value), node, [&] { return rebuilt; });
-        };
-        set_.call_dynamic(changed ? *rebuilt : node, region, handler);
-      }
-    }
-    if (current.kind == item_kind::exit_replacement) {
-      result = end_replacement(std::move(result));
-    }
-    results_.push_back(std::move(result));
-  }
+  // Only a pre-order map replaces a node before mapping its children.
+  static constexpr dynamic_hooks hooks{Mode, &call_dynamic_hook, &table::may_contain_dynamic,
+                                       Mode == rewrite_mode::map_pre ? &push_replacement_hook
+                                                                     : nullptr};
 
   // -------------------------------------------------------------------------------------
   // Patterns that define variables (the shapes in a parameter's type): one function per

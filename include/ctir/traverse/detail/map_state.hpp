@@ -20,6 +20,31 @@
 
 namespace ctir::detail::traverse {
 
+/// Which traversal an engine runs.
+enum class rewrite_mode : std::uint8_t {
+  map_pre,  ///< map, callbacks before the children (the result's children are then mapped)
+  map_post, ///< map, callbacks after the children
+  mutate,   ///< mutate: a matched callback handles its node and decides about the children
+};
+
+class rewrite_state;
+
+/// What the field-table steps of rewrite_state need from the engine, whose code depends on
+/// the callbacks: one table per engine type.
+struct dynamic_hooks {
+  rewrite_mode mode;
+  /// Runs the callback matching `shown` at a site of kind `region`, if one does (then true);
+  /// `result` is its result relative to `original` (empty: unchanged), `unchanged` whether it
+  /// said "unchanged" (the caller decides what that keeps).
+  bool (*call)(rewrite_state& state, const Object& shown, const Object& original,
+               DefRegionKind region, mapped_ref& result, bool& unchanged);
+  /// Whether a node of a type can contain a node some callback matches.
+  bool (*may_contain)(std::uint32_t type_index);
+  /// Maps the children of a pre-order replacement, then ends it.
+  void (*push_replacement)(rewrite_state& state, const Object& original, ObjectRef node,
+                           DefRegionKind region);
+};
+
 /// What an entry of the explicit stack of a map asks for.
 enum class rewrite_item_kind : std::uint8_t {
   remember,         ///< the node above is done: record its result (it is shared)
@@ -98,6 +123,15 @@ protected:
   /// Rebuilds a node from the results of its children on the result stack (from `base`),
   /// pops them, and records a definition whose variable changed; null when none changed.
   ObjectRef rebuild_from_results(const Object& node, std::size_t base, DefRegionKind region);
+
+  /// One step of the explicit-stack path on a node that no static code handles (a type
+  /// registered at run time, or one no callback matches), through its field table.
+  void step_dynamic(const Object& node, const rewrite_item& current, const dynamic_hooks& hooks);
+  /// A variable at a use, or at a definition already seen, known only at run time.
+  mapped_ref dynamic_var_site(const Object& node, DefRegionKind region, const dynamic_hooks& hooks);
+  /// Rebuilds a node from its mapped children (clone + set), then runs its post-order
+  /// callback.
+  void finish_dynamic(const Object& node, const rewrite_item& current, const dynamic_hooks& hooks);
 
   /// The sizes of the stacks, to restore them when a callback throws.
   struct stack_marks {
