@@ -199,3 +199,28 @@ TEST_CASE("a plug-in plain value without an equal function is reported, not cras
   CHECK_THROWS_AS(structural_equal(a, b), Error);
   CHECK_THROWS_AS(runtime::find_structural_mismatch(a, b), Error);
 }
+
+TEST_CASE("a plug-in type with more fields than a cached plan holds compares field by field") {
+  auto wide = [](std::int64_t last_value, std::int64_t array_leaf) {
+    return plugin_wide({IntImm::make(1), plugin_pair(IntImm::make(2), IntImm::make(3))},
+                       {{}, {}, {}, {IntImm::make(4), IntImm::make(array_leaf)}},
+                       {0, 0, 0, 0, 0, last_value});
+  };
+  CHECK(compare_both(wide(7, 5), wide(7, 5)).empty());
+  CHECK(compare_both(wide(7, 5), wide(8, 5)) == "<root>.v5");
+  CHECK(compare_both(wide(7, 5), wide(7, 6)) == "<root>.a3[1].value");
+  // Wide nodes between nodes whose plans are cached: each lookup of the wide type rebuilds
+  // its plan while the other plans stay valid.
+  auto nest = [&](std::int64_t leaf) {
+    ObjectRef e = IntImm::make(leaf);
+    for (int k = 0; k < 1000; ++k) {
+      e = k % 2 == 0 ? plugin_wide({e, IntImm::make(k)}, {{IntImm::make(k)}}, {k})
+                     : plugin_pair(e, IntImm::make(k), k);
+    }
+    return e;
+  };
+  CHECK(compare_both(nest(1), nest(1)).empty());
+  const std::string path = compare_both(nest(1), nest(2));
+  CHECK(path.starts_with("<root>.first.n0.first.n0"));
+  CHECK(path.ends_with(".n0.value"));
+}

@@ -190,6 +190,36 @@ inline ObjectRef plugin_lambda(std::vector<ObjectRef> params, ObjectRef body) {
   return make_dynamic(plugin_types().lambda, {std::move(body)}, {std::move(params)});
 }
 
+/// `test.structural.Wide`: more fields than a cached field plan holds (node fields `n0`..`n7`,
+/// arrays `a0`..`a3`, int64 values `v0`..`v5`), so that the runtime layer reads it through a
+/// plan rebuilt at each use.
+inline const TypeInfo& plugin_wide_type() {
+  static const TypeInfo& type = []() -> const TypeInfo& {
+    std::vector<DynamicField> fields;
+    for (int k = 0; k < 8; ++k) {
+      fields.push_back({"n" + std::to_string(k), FieldKind::node});
+      if (k < 4) {
+        fields.push_back({"a" + std::to_string(k), FieldKind::node_array});
+      }
+      if (k < 6) {
+        fields.push_back({"v" + std::to_string(k), FieldKind::value});
+      }
+    }
+    return register_dynamic_type("test.structural.Wide", "Object", fields);
+  }();
+  return type;
+}
+
+/// A `test.structural.Wide` node: 8 nodes, 4 arrays, 6 values (missing ones are null or 0).
+inline ObjectRef plugin_wide(std::vector<ObjectRef> nodes,
+                             std::vector<std::vector<ObjectRef>> arrays,
+                             std::vector<std::int64_t> values) {
+  nodes.resize(8);
+  arrays.resize(4);
+  values.resize(6);
+  return make_dynamic(plugin_wide_type(), std::move(nodes), std::move(arrays), std::move(values));
+}
+
 /// Random, mostly well-formed IR from a fixed seed: the same seed gives structurally
 /// equal programs (with distinct objects), with every compiler (no random draw depends
 /// on the evaluation order of function arguments). Variables are defined before use where a

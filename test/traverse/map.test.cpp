@@ -519,6 +519,48 @@ TEST_CASE("map handles loops nested a million deep") {
   CHECK(muls == 1'000'000);
 }
 
+TEST_CASE("a pre-order replacement of a type no callback handles is mapped past the stack budget") {
+  // The replacement (a For) is rebuilt through its field table; its fields that cannot lead to
+  // a matched node (the loop variable, the bounds) must be read as unchanged, not as results.
+  Var x = Var::make("x", DataType::int32());
+  Var out_var = Var::make("out", TensorType::make({1}, DataType::int32()));
+  const Stmt store = TensorStore::make(out_var, {0}, 1);
+  Stmt nest = IfThenElse::make(LT::make(x, IntImm::make(1)), store);
+  for (int k = 0; k < 200'000; ++k) {
+    nest = For::make(Var::make("i", DataType::int32()), 0, 2, nest);
+  }
+  int replaced = 0;
+  const Stmt out = map(
+      nest,
+      [&](const IfThenElse& branch) -> Stmt {
+        ++replaced;
+        return For::make(Var::make("j", DataType::int32()), 0, 4, branch->then_case);
+      },
+      pre_order);
+  CHECK(replaced == 1);
+  const StmtNode* node = out.get();
+  std::size_t depth = 0;
+  const ForNode* loop = nullptr;
+  // Each loop's body is a block of one statement, down to the then-block of the branch.
+  while (node->dynamic_type_index() == ForNode::type_index) {
+    loop = static_cast<const ForNode*>(node);
+    node = loop->body.get();
+    ++depth;
+    if (loop->body->seq.size() == 1 &&
+        loop->body->seq[0]->dynamic_type_index() == ForNode::type_index) {
+      node = loop->body->seq[0].get();
+    }
+  }
+  CHECK(depth == 200'001);
+  REQUIRE(loop != nullptr);
+  CHECK(loop->var->name == "j");
+  const auto* end = loop->end.as<IntImmNode>();
+  REQUIRE(end != nullptr);
+  CHECK(end->value == 4);
+  REQUIRE(node->dynamic_type_index() == SeqStmtNode::type_index);
+  CHECK(static_cast<const SeqStmtNode*>(node)->seq[0].same_as(store));
+}
+
 TEST_CASE("map returns a node handle of the type it was given") {
   AddOne add_one;
   IRModule mod{add_one.func};

@@ -128,10 +128,19 @@ public:
     // Checked here rather than on the class so that a node may hold a Ref to its own type.
     static_assert(ir_node<T>, "ctir: Ref<T> needs a node type T declared with CTIR_NODE or "
                               "CTIR_ABSTRACT_NODE inside the class");
+#if defined(__GNUC__) && !defined(__clang__)
+    // A Ref held in a union member (a map's node_slot) is destroyed only when a flag says it
+    // was constructed; g++ cannot see that through the flag and warns here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     if (ptr_ != nullptr) {
       drop(ptr_);
       ptr_ = nullptr;
     }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   }
   void swap(Ref& other) noexcept { std::swap(ptr_, other.ptr_); }
 

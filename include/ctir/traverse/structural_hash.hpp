@@ -10,6 +10,7 @@
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/hooks/value_traits.hpp>
 #include <ctir/traverse/detail/equal_support.hpp>
+#include <ctir/traverse/detail/field_plan.hpp>
 #include <ctir/traverse/detail/structural_types.hpp>
 
 #include <cstddef>
@@ -103,21 +104,6 @@ inline std::uint64_t pow61(std::uint64_t base, std::uint64_t exponent) noexcept 
   }
   return result;
 }
-
-/// The fields of one node type that the iterative hash reads, found once per type: those
-/// that make up the node's token (plain values and array lengths), in field order, then
-/// the child fields, last first (the order they are pushed in). A type with more such
-/// fields than fit is read through its whole field table instead.
-struct HashPlan {
-  static constexpr std::size_t capacity = 13;
-  /// Marks a type whose fields do not fit.
-  static constexpr std::uint8_t unplanned = 0xFF;
-  // No initializers: a hash fills the cache's slots only when it needs them.
-  std::uint32_t index;
-  std::uint8_t tokens;
-  std::uint8_t children;
-  std::uint16_t positions[capacity];
-};
 
 /// How deep hashing recurses on the native stack before it hands the rest of a subtree
 /// to the explicit stack.
@@ -234,31 +220,9 @@ private:
   CTIR_DETAIL_ALWAYS_INLINE void push(const HashEntry& entry);
 
   void step(const HashEntry& e);
-  /// step() through the whole field table (a type whose fields do not fit a plan).
-  void step_fields(const HashEntry& e);
-
-  /// The plan of `info`'s type, from a small direct-mapped cache.
-  CTIR_DETAIL_ALWAYS_INLINE const HashPlan& plan_of(const TypeInfo& info) {
-    HashPlan& plan = plans_[info.index % plan_slots];
-    if (plan.index != info.index) [[unlikely]] {
-      make_plan(plan, info);
-    }
-    return plan;
-  }
-  static void make_plan(HashPlan& plan, const TypeInfo& info);
-  void clear_plans() noexcept;
-
-  /// The token of a node: `seed` (its type, or a variable's token) with its plain values
-  /// and array lengths, in field order.
-  static std::uint64_t value_token(const Object& node, std::uint64_t seed);
-
-  static bool has_node_fields(const TypeInfo& info) noexcept;
-
-  static constexpr std::uint32_t plan_slots = 128;
 
   bool map_free_vars_;
-  bool plans_ready_ = false;
-  HashPlan plans_[plan_slots];
+  FieldPlanCache plans_{PlanPurpose::hash};
   std::uint64_t acc_ = 0;
   std::uint64_t length_ = 0;
   bool has_pending_ = false;
@@ -399,7 +363,8 @@ private:
     }
   }
 
-  /// The static counterpart of HashCore::value_token: the same token.
+  /// The token of a node: `seed` (its type, or a variable's token) with its plain values and
+  /// array lengths in field order, as HashCore::step computes it from a field plan.
   template <class T>
   CTIR_DETAIL_ALWAYS_INLINE static std::uint64_t value_token(const T& node, std::uint64_t seed) {
     for_each_field<T>([&](const auto& field) {

@@ -3,12 +3,10 @@
 
 #include <ctir/traverse/detail/equal_core.hpp>
 
-#include <ctir/core/error.hpp>
 #include <ctir/core/type_info.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <utility>
 
@@ -25,9 +23,7 @@ CTIR_INLINE std::string variable_label(const Object* var) {
 template <bool Track>
 [[gnu::noinline]] CTIR_INLINE bool EqualCore<Track>::run_iterative(const Object* a, const Object* b,
                                                                    std::uint16_t flags) {
-  if (!plans_ready_) {
-    clear_plans();
-  }
+  plans_.prepare();
   push(EqualEntry{a, b, no_index, no_field, flags});
   while (true) {
     EqualEntry entry;
@@ -88,115 +84,11 @@ CTIR_INLINE bool EqualCore<Track>::step(const EqualEntry& e) {
       return s == Step::done;
     }
   }
-  const EqualPlan& plan = plan_of(info);
-  if (plan.values == EqualPlan::unplanned) [[unlikely]] {
-    return step_fields(e, info);
-  }
+  const FieldPlan plan = plans_.of(info);
   const FieldInfo* const fields = info.fields.data();
-  for (std::size_t n = 0; n < plan.values; ++n) {
+  for (std::size_t n = 0; n < plan.leading; ++n) {
     const std::size_t i = plan.positions[n];
     const FieldInfo& field = fields[i];
-    if (!field.equal(a, b, field)) {
-      return fail_value(e, i);
-    }
-  }
-  if constexpr (Track) {
-    frames_.push(EqualFrame{e.a, e.b, work_.size(), e.index, e.field});
-  }
-  const std::size_t end = std::size_t{plan.values} + plan.children;
-  for (std::size_t n = plan.values; n < end; ++n) {
-    const std::size_t i = plan.positions[n];
-    const FieldInfo& field = fields[i];
-    const std::uint16_t flags = child_flags(e.flags, field.def_kind);
-    const auto field_index = static_cast<std::uint16_t>(i);
-    if (field.kind == FieldKind::node) {
-      push(EqualEntry{field.get(a, field), field.get(b, field), no_index, field_index, flags});
-      continue;
-    }
-    const std::size_t na = field.size(a, field);
-    const std::size_t nb = field.size(b, field);
-    if (na != nb) {
-      if constexpr (!Track) {
-        return false;
-      } else {
-        push(EqualEntry{e.a, e.b, static_cast<std::uint32_t>(na < nb ? na : nb), field_index,
-                        static_cast<std::uint16_t>(flags | entry_flags::length_mismatch)});
-      }
-    }
-    for (std::size_t k = na < nb ? na : nb; k-- > 0;) {
-      push(EqualEntry{field.at(a, field, k), field.at(b, field, k), static_cast<std::uint32_t>(k),
-                      field_index, flags});
-    }
-  }
-  return true;
-}
-
-template <bool Track>
-CTIR_INLINE void EqualCore<Track>::clear_plans() noexcept {
-  for (std::uint32_t slot = 0; slot < plan_slots; ++slot) {
-    plans_[slot].index = slot ^ 1U; // a type index never looked up in this slot
-  }
-  plans_ready_ = true;
-}
-
-template <bool Track>
-CTIR_INLINE void EqualCore<Track>::make_plan(EqualPlan& plan, const TypeInfo& info) {
-  std::size_t values = 0;
-  std::size_t children = 0;
-  for (const FieldInfo& field : info.fields) {
-    if (field.ignored()) {
-      continue;
-    }
-    if (field.kind != FieldKind::value) {
-      ++children;
-    } else if (field.equal == nullptr) {
-      throw Error("ctir: structural_equal: field '" + std::string(field.name) + "' of " +
-                  std::string(info.key) +
-                  " is a plain value without an equal function; give it one or mark it ignore");
-    } else {
-      ++values;
-    }
-  }
-  plan.index = info.index;
-  if (values + children > EqualPlan::capacity) {
-    plan.values = EqualPlan::unplanned;
-    plan.children = 0;
-    return;
-  }
-  plan.values = static_cast<std::uint8_t>(values);
-  plan.children = static_cast<std::uint8_t>(children);
-  std::size_t value_at = 0;
-  std::size_t child_at = values + children;
-  for (std::size_t i = 0; i < info.fields.size(); ++i) {
-    const FieldInfo& field = info.fields[i];
-    if (field.ignored()) {
-      continue;
-    }
-    if (field.kind == FieldKind::value) {
-      plan.positions[value_at++] = static_cast<std::uint16_t>(i);
-    } else {
-      plan.positions[--child_at] = static_cast<std::uint16_t>(i);
-    }
-  }
-}
-
-template <bool Track>
-CTIR_INLINE bool EqualCore<Track>::step_fields(const EqualEntry& e, const TypeInfo& info) {
-  const Object& a = *e.a;
-  const Object& b = *e.b;
-  const std::span<const FieldInfo> fields = info.fields;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-
-    const FieldInfo& field = fields[i];
-    if (field.kind != FieldKind::value || field.ignored()) {
-      continue;
-    }
-    if (field.equal == nullptr) {
-      throw Error("ctir: structural_equal: field '" + std::string(field.name) + "' of " +
-                  std::string(info.key) +
-                  " is a plain value without an equal function; give it one or mark it "
-                  "ignore");
-    }
     if (!field.equal(a, b, field)) {
       return fail_value(e, i);
     }
@@ -206,11 +98,10 @@ CTIR_INLINE bool EqualCore<Track>::step_fields(const EqualEntry& e, const TypeIn
     // is back to it (checked only before popping, when no child waits in the cache).
     frames_.push(EqualFrame{e.a, e.b, work_.size(), e.index, e.field});
   }
-  for (std::size_t i = fields.size(); i-- > 0;) {
+  const std::size_t end = plan.leading + plan.children;
+  for (std::size_t n = plan.leading; n < end; ++n) {
+    const std::size_t i = plan.positions[n];
     const FieldInfo& field = fields[i];
-    if (field.ignored() || field.kind == FieldKind::value) {
-      continue;
-    }
     const std::uint16_t flags = child_flags(e.flags, field.def_kind);
     const auto field_index = static_cast<std::uint16_t>(i);
     if (field.kind == FieldKind::node) {

@@ -8,6 +8,7 @@
 #include <ctir/core/type_info.hpp>
 #include <ctir/traverse/access_path.hpp>
 #include <ctir/traverse/detail/equal_support.hpp>
+#include <ctir/traverse/detail/field_plan.hpp>
 #include <ctir/traverse/detail/structural_types.hpp>
 
 #include <cstddef>
@@ -36,21 +37,6 @@ struct EqualFrame {
 };
 
 enum class Step : std::uint8_t { mismatch, done, descend };
-
-/// The fields of one node type that the iterative comparison reads, found once per type:
-/// the plain values to compare, in field order, then the child fields, last first (the
-/// order they are pushed in). A type with more such fields than fit is read through its
-/// whole field table instead.
-struct EqualPlan {
-  static constexpr std::size_t capacity = 13;
-  /// Marks a type whose fields do not fit.
-  static constexpr std::uint8_t unplanned = 0xFF;
-  // No initializers: a comparison fills the cache's slots only when it needs them.
-  std::uint32_t index;
-  std::uint8_t values;
-  std::uint8_t children;
-  std::uint16_t positions[capacity];
-};
 
 /// A variable as a report names it: its name in quotes, or '<unnamed>'.
 std::string variable_label(const Object* var);
@@ -168,19 +154,6 @@ private:
 
   bool step(const EqualEntry& e);
 
-  /// The plan of `info`'s type, from a small direct-mapped cache.
-  CTIR_DETAIL_ALWAYS_INLINE const EqualPlan& plan_of(const TypeInfo& info) {
-    EqualPlan& plan = plans_[info.index % plan_slots];
-    if (plan.index != info.index) [[unlikely]] {
-      make_plan(plan, info);
-    }
-    return plan;
-  }
-  static void make_plan(EqualPlan& plan, const TypeInfo& info);
-  void clear_plans() noexcept;
-  /// Steps through the whole field table (a type whose fields do not fit a plan).
-  bool step_fields(const EqualEntry& e, const TypeInfo& info);
-
   // --- Reporting (Track mode only; the fast mode just answers false) ---
 
   static void append_step(AccessPath& path, const Object* parent, std::uint16_t field,
@@ -211,12 +184,9 @@ private:
 
   bool fail_length(const EqualEntry& e);
 
-  static constexpr std::uint32_t plan_slots = 128;
-
   bool map_free_vars_;
   bool has_pending_ = false;
-  bool plans_ready_ = false;
-  EqualPlan plans_[plan_slots];
+  FieldPlanCache plans_{PlanPurpose::equal};
   EqualEntry pending_{};
   WorkStack<EqualEntry> work_;
   WorkStack<EqualFrame, Track ? 64 : 1> frames_;

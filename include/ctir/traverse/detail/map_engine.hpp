@@ -20,6 +20,7 @@
 #include <ctir/traverse/detail/equal_support.hpp>
 #include <ctir/traverse/detail/map_result.hpp>
 #include <ctir/traverse/detail/map_slots.hpp>
+#include <ctir/traverse/detail/map_state.hpp>
 #include <ctir/traverse/detail/meta.hpp>
 #include <ctir/traverse/detail/type_graph.hpp>
 
@@ -36,16 +37,10 @@ namespace ctir::detail::traverse {
 /// The Derived of a map, which has no mutator.
 struct no_mutator {};
 
-enum class rewrite_mode : std::uint8_t {
-  map_pre,  ///< map, callbacks before the children (the result's children are then mapped)
-  map_post, ///< map, callbacks after the children
-  mutate,   ///< mutate: a matched callback handles its node and decides about the children
-};
-
 /// One map or mutate over a root of static type Root. `Derived` is the mutator (whose
 /// callbacks receive it first), or no_mutator for a map.
 template <class Root, class Set, rewrite_mode Mode, class Derived>
-class rewrite_engine {
+class rewrite_engine : public rewrite_state {
 public:
   using universe = reachable_types_t<Root>;
   using concrete = concrete_types_t<universe>;
@@ -53,7 +48,7 @@ public:
   /// The types whose explicit-stack step is compiled (see handled_types_t).
   using handled = handled_types_t<Set, concrete>;
 
-  explicit rewrite_engine(const Set& set) noexcept : set_(set), stack_floor_(stack_floor()) {}
+  explicit rewrite_engine(const Set& set) noexcept : set_(set) {}
 
   template <class E>
   static constexpr bool may_contain() noexcept {
@@ -159,28 +154,6 @@ protected:
     }
     resolve(node);
     return mapped_ref(std::move(node));
-  }
-
-  /// A variable whose definition changed stands for the new variable everywhere.
-  void resolve(ObjectRef& node) const {
-    if (!remap_.empty() && node->type_info().is_variable) {
-      auto it = remap_.find(node.get());
-      if (it != remap_.end()) {
-        node = it->second;
-      }
-    }
-  }
-  mapped_ref resolved(const Object& node) const {
-    const ObjectRef* fresh = remapped(node);
-    return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
-  }
-  // Inline: it is asked at every variable use, and the table is nearly always empty.
-  CTIR_DETAIL_ALWAYS_INLINE const ObjectRef* remapped(const Object& node) const {
-    if (remap_.empty()) [[likely]] {
-      return nullptr;
-    }
-    auto it = remap_.find(&node);
-    return it == remap_.end() ? nullptr : &it->second;
   }
 
   // -------------------------------------------------------------------------------------
@@ -425,19 +398,6 @@ protected:
     return result.defined() ? std::move(result) : mapped_ref(std::move(node));
   }
 
-  void enter_replacement(const Object& original) {
-    for (const Object* active : replacing_) {
-      if (active == &original) {
-        throw NodeError(ObjectRef::borrow(&original),
-                        "ctir::map: in pre-order, the callback for a " +
-                            std::string(original.dynamic_type_key()) +
-                            " returned a node that contains it, so it would be rewritten "
-                            "forever; map in post-order, or return the node itself");
-      }
-    }
-    replacing_.push_back(&original);
-  }
-
   // -------------------------------------------------------------------------------------
   // The explicit-stack path: subtrees deeper than the stack budget, nodes of types
   // registered at run time, and all of mutate.
@@ -447,75 +407,21 @@ protected:
   // mapped once, and every use gets its one result, so the output shares what the input
   // shared.
 
-  /// The result recorded for a shared node (an empty ref: unchanged), or null if none yet.
-  const ObjectRef* recalled(const Object& node) noexcept {
-    const shared_result* known = shared_.find(&node);
-    return known != nullptr ? &known->result : nullptr;
-  }
-
-  /// Records a shared node's result; the entry holds the node too, so that its address
-  /// cannot be reused by another node while the map runs.
-  CTIR_DETAIL_NOINLINE void remember(const Object& node, const mapped_ref& result) {
-    shared_.insert_new(
-        &node, shared_result{ObjectRef::borrow(&node),
-                             result.defined() ? ObjectRef::borrow(result.get()) : ObjectRef()});
-  }
-
-  /// Whether the explicit-stack path has the result of a shared node already (then pushed
-  /// as the node's result), else arranges to record the result it is about to compute.
-  bool recall_or_remember(const Object& node, DefRegionKind region) {
-    if (region != DefRegionKind::none || node.use_count() <= 1) {
-      return false;
-    }
-    if (const ObjectRef* known = recalled(node)) {
-      results_.emplace_back(*known);
-      return true;
-    }
-    work_.push_back({&node, 0, region, item_kind::remember});
-    return false;
-  }
-
-  struct shared_result {
-    ObjectRef node;
-    ObjectRef result;
-  };
-
-  enum class item_kind : std::uint8_t {
-    remember,         ///< the node above is done: record its result (it is shared)
-    enter,            ///< map the node (callbacks included)
-    enter_quiet,      ///< map the node's children only (no callback on the node itself)
-    exit,             ///< children done: finish the node with its post-order callback
-    exit_quiet,       ///< children done: finish the node without callback
-    exit_replacement, ///< children of a pre-order replacement done
-  };
-
-  struct item {
-    const Object* node;
-    std::size_t base;
-    DefRegionKind region;
-    item_kind kind;
-  };
+  using item_kind = rewrite_item_kind;
+  using item = rewrite_item;
 
   CTIR_DETAIL_NOINLINE mapped_ref map_deep(const Object& node, DefRegionKind region,
                                            item_kind kind = item_kind::enter) {
-    const std::size_t work_base = work_.size();
-    const std::size_t result_base = results_.size();
-    const std::size_t replacing_base = replacing_.size();
-    const std::size_t keep_alive_base = keep_alive_.size();
+    const stack_marks before = marks();
     try {
       work_.push_back({&node, 0, region, kind});
-      run_deep(work_base);
+      run_deep(before.work);
     } catch (...) {
       // A callback that catches the error and carries on finds the stacks as they were.
-      work_.resize(work_base);
-      results_.resize(result_base);
-      replacing_.resize(replacing_base);
-      keep_alive_.resize(keep_alive_base);
+      restore(before);
       throw;
     }
-    mapped_ref result = std::move(results_[result_base]);
-    results_.resize(result_base);
-    return result;
+    return take_result_at(before);
   }
 
   void run_deep(std::size_t work_base) {
@@ -528,7 +434,7 @@ protected:
       }
       dispatch_list(
           handled{}, *current.node, [&](const auto& node) { deep_step(node, current); },
-          [&](const Object& node) { deep_step_dynamic(node, current); });
+          [&](const Object& node) { step_dynamic(node, current, hooks); });
     }
   }
 
@@ -602,8 +508,10 @@ protected:
     const Object* target = node.get();
     keep_alive_.push_back(std::move(node));
     work_.push_back({target, results_.size(), region, item_kind::exit_replacement});
+    // The same dispatch as run_deep's, which finishes the node: static code for the handled
+    // types, the field table for the others.
     dispatch_list(
-        concrete{}, *target,
+        handled{}, *target,
         [&](const auto& concrete_node) {
           using C = std::remove_cvref_t<decltype(concrete_node)>;
           if (!is_use_site<C>(region)) {
@@ -646,12 +554,6 @@ protected:
         }
       }
     }
-  }
-
-  void push_dynamic_children(const Object& node, DefRegionKind region) {
-    for_each_dynamic_child<true>(node, region, [&](const Object* child, DefRegionKind inner) {
-      work_.push_back({child, 0, inner, item_kind::enter});
-    });
   }
 
   /// Reads the mapped children of a static node from the result stack into its slots.
@@ -711,13 +613,6 @@ protected:
     results_.push_back(std::move(result));
   }
 
-  mapped_ref end_replacement(mapped_ref&& result) {
-    mapped_ref out = result.defined() ? std::move(result) : mapped_ref(keep_alive_.back());
-    keep_alive_.pop_back();
-    replacing_.pop_back();
-    return out;
-  }
-
   // Nodes of types registered at run time: through their field table.
 
   template <class Handler>
@@ -731,165 +626,29 @@ protected:
     }
   }
 
-  void deep_step_dynamic(const Object& node, const item& current) {
-    const DefRegionKind region = current.region;
-    mapped_ref result;
+  /// The callbacks' part of the field-table steps of rewrite_state.
+  static bool call_dynamic_hook(rewrite_state& state, const Object& shown, const Object& original,
+                                DefRegionKind region, mapped_ref& result, bool& unchanged) {
+    auto& self = static_cast<rewrite_engine&>(state);
+    bool kept = false;
     auto handler = [&](auto&& value) {
-      result = take_result(std::forward<decltype(value)>(value), node, [] { return mapped_ref(); });
+      result = self.take_result(std::forward<decltype(value)>(value), original, [&] {
+        kept = true;
+        return mapped_ref();
+      });
     };
-    switch (current.kind) {
-    case item_kind::remember:
-      return;
-    case item_kind::enter:
-      if (structural::visited_once(node) && recall_or_remember(node, region)) {
-        return;
-      }
-      if constexpr (Mode == rewrite_mode::mutate) {
-        if (call_dynamic(node, region, handler)) {
-          results_.push_back(std::move(result));
-          return;
-        }
-      }
-      if (region == DefRegionKind::none && node.type_info().is_variable) {
-        results_.push_back(map_dynamic_var_site(node, region));
-        return;
-      }
-      if constexpr (Mode == rewrite_mode::map_pre) {
-        if (call_dynamic(node, region, handler) && result.defined()) {
-          if (is_null_replacement(result.get()) || !has_dynamic_children(node)) {
-            results_.push_back(std::move(result));
-          } else {
-            push_replacement(node, result.take(), region);
-          }
-          return;
-        }
-      }
-      if (!table::may_contain_dynamic(node.dynamic_type_index())) {
-        // A node of a compiled-in type that no callback handles and below which none can.
-        results_.emplace_back();
-        return;
-      }
-      if (!table::may_contain_dynamic(node.dynamic_type_index())) {
-        // A node of a compiled-in type that no callback handles and below which none can.
-        results_.emplace_back();
-        return;
-      }
-      work_.push_back({&node, results_.size(), region, item_kind::exit});
-      push_dynamic_children(node, region);
-      return;
-    case item_kind::enter_quiet:
-      if (is_dynamic_use_site(node, region)) {
-        results_.push_back(resolved(node));
-        return;
-      }
-      work_.push_back({&node, results_.size(), region, item_kind::exit_quiet});
-      push_dynamic_children(node, region);
-      return;
-    case item_kind::exit:
-    case item_kind::exit_quiet:
-    case item_kind::exit_replacement:
-      finish_dynamic(node, current);
-      return;
-    }
+    const bool ran = self.call_dynamic(shown, region, handler);
+    unchanged = kept;
+    return ran;
   }
-
-  static bool has_dynamic_children(const Object& node) noexcept {
-    for (const FieldInfo& field : node.type_info().fields) {
-      if (!field.ignored() && field.kind != FieldKind::value) {
-        return true;
-      }
-    }
-    return false;
+  static void push_replacement_hook(rewrite_state& state, const Object& original, ObjectRef node,
+                                    DefRegionKind region) {
+    static_cast<rewrite_engine&>(state).push_replacement(original, std::move(node), region);
   }
-
-  mapped_ref map_dynamic_var_site(const Object& node, DefRegionKind region) {
-    const ObjectRef* fresh = remapped(node);
-    mapped_ref result = fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
-    if constexpr (Mode != rewrite_mode::mutate) {
-      const Object& shown = fresh != nullptr ? **fresh : node;
-      auto handler = [&](auto&& value) {
-        result = take_result(std::forward<decltype(value)>(value), node,
-                             [&] { return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref(); });
-      };
-      set_.call_dynamic(shown, region, handler);
-    }
-    return result;
-  }
-
-  /// Rebuilds a node through its field table (clone + set) from its children's results,
-  /// which `mapped_child(child)` returns in field order; null when none changed.
-  template <class MappedChild>
-  CTIR_DETAIL_ALWAYS_INLINE Owned<Object> rebuild_dynamic(const Object& node,
-                                                          MappedChild&& mapped_child) {
-    Owned<Object> copy(nullptr);
-    auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
-      mapped_ref& mapped = mapped_child(child);
-      if (!mapped.defined()) {
-        return nullptr;
-      }
-      if (is_null_replacement(mapped.get())) {
-        mapped = mapped_ref();
-      }
-      check_dynamic_field(node, field, mapped, child);
-      if (copy.get() == nullptr) {
-        copy = clone_object(node);
-      }
-      return &mapped;
-    };
-    for (const FieldInfo& field : node.type_info().fields) {
-      if (field.ignored() || field.kind == FieldKind::value) {
-        continue;
-      }
-      if (field.kind == FieldKind::node) {
-        if (const Object* child = field.get(node, field)) {
-          if (mapped_ref* mapped = take(*child, field)) {
-            field.set(*copy, field, mapped->take());
-          }
-        }
-      } else {
-        const std::size_t size = field.size(node, field);
-        for (std::size_t i = 0; i < size; ++i) {
-          if (const Object* child = field.at(node, field, i)) {
-            if (mapped_ref* mapped = take(*child, field)) {
-              field.set_at(*copy, field, i, mapped->take());
-            }
-          }
-        }
-      }
-    }
-    return copy;
-  }
-
-  /// Rebuilds a node of a run-time type from its mapped children (clone + set), then runs
-  /// its post-order callback.
-  void finish_dynamic(const Object& node, const item& current) {
-    const DefRegionKind region = current.region;
-    std::size_t position = current.base;
-    Owned<Object> copy =
-        rebuild_dynamic(node, [&](const Object&) -> mapped_ref& { return results_[position++]; });
-    results_.resize(current.base);
-    const bool changed = copy.get() != nullptr;
-    ObjectRef rebuilt;
-    if (changed) {
-      rebuilt = std::move(copy);
-      if (region != DefRegionKind::none && node.type_info().is_variable) {
-        remap_.emplace(&node, rebuilt);
-      }
-    }
-    mapped_ref result(rebuilt);
-    if constexpr (Mode == rewrite_mode::map_post) {
-      if (current.kind == item_kind::exit) {
-        auto handler = [&](auto&& value) {
-          result = take_result(std::forward<decltype(value)>(value), node, [&] { return rebuilt; });
-        };
-        set_.call_dynamic(changed ? *rebuilt : node, region, handler);
-      }
-    }
-    if (current.kind == item_kind::exit_replacement) {
-      result = end_replacement(std::move(result));
-    }
-    results_.push_back(std::move(result));
-  }
+  // Only a pre-order map replaces a node before mapping its children.
+  static constexpr dynamic_hooks hooks{Mode, &call_dynamic_hook, &table::may_contain_dynamic,
+                                       Mode == rewrite_mode::map_pre ? &push_replacement_hook
+                                                                     : nullptr};
 
   // -------------------------------------------------------------------------------------
   // Patterns that define variables (the shapes in a parameter's type): one function per
@@ -924,11 +683,18 @@ protected:
     if (!table::may_contain_dynamic(index)) {
       return {};
     }
-    mapped_ref scratch;
-    Owned<Object> copy = rebuild_dynamic(node, [&](const Object& child) -> mapped_ref& {
-      scratch = map_in_pattern(child);
-      return scratch;
-    });
+    struct context {
+      rewrite_engine& engine;
+      mapped_ref scratch;
+    } at{*this, mapped_ref()};
+    Owned<Object> copy = rebuild_dynamic(
+        node,
+        [](void* c, const Object& child) -> mapped_ref& {
+          auto& self = *static_cast<context*>(c);
+          self.scratch = self.engine.map_in_pattern(child);
+          return self.scratch;
+        },
+        &at);
     if (copy.get() == nullptr) {
       return {};
     }
@@ -940,17 +706,6 @@ protected:
   }
 
   const Set set_;
-  std::uintptr_t stack_floor_;
-  DefRegionKind current_region_ = DefRegionKind::none;
-  /// Definitions whose variable was rebuilt: old variable -> new variable.
-  std::unordered_map<const Object*, ObjectRef> remap_;
-  /// Pre-order replacements whose children are being mapped (to catch endless rewriting).
-  std::vector<const Object*> replacing_;
-  std::vector<ObjectRef> keep_alive_;
-  std::vector<item> work_;
-  std::vector<mapped_ref> results_;
-  /// Shared nodes already mapped, with their results.
-  structural::FlatMap<const Object*, shared_result> shared_;
 };
 
 } // namespace ctir::detail::traverse

@@ -1,6 +1,7 @@
 // The static walk: native recursion within a depth budget, an explicit stack beyond it.
 #pragma once
 
+#include <ctir/core/linkage.hpp>
 #include <ctir/core/node.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/hooks/family.hpp>
@@ -159,6 +160,17 @@ struct set_can_interrupt<Set, type_list<Cs...>> {
   static constexpr bool value =
       set_any_non_void<Set>::value || (may_interrupt_at<Set, Cs>() || ...);
 };
+
+/// An entry of the explicit stack of a walk (the same type for every walk of a program, so
+/// that the stack's code is compiled once).
+struct walk_item {
+  const Object* node;
+  DefRegionKind region;
+  bool exit; ///< post-order: the children are done, call the node's callback
+};
+
+/// Pushes a node's children, found through its field table, to be walked.
+void push_walk_children(std::vector<walk_item>& stack, const Object& node, DefRegionKind region);
 
 // ---------------------------------------------------------------------------------------
 
@@ -435,11 +447,7 @@ private:
   // The explicit-stack walk: the rest of a subtree too deep for native recursion, and any
   // node whose type was registered at run time (walked through its field table).
 
-  struct item {
-    const Object* node;
-    DefRegionKind region;
-    bool exit;
-  };
+  using item = walk_item;
 
   [[gnu::noinline]] bool walk_deep(const Object* root, DefRegionKind region) {
     std::vector<item> stack;
@@ -538,10 +546,7 @@ private:
     }
     if (!is_dynamic_use_site(node, current.region) &&
         table::may_contain_dynamic(node.dynamic_type_index())) {
-      for_each_dynamic_child<true>(node, current.region,
-                                   [&](const Object* child, DefRegionKind inner) {
-                                     stack.push_back({child, inner, false});
-                                   });
+      push_walk_children(stack, node, current.region);
     }
     return true;
   }
@@ -586,3 +591,7 @@ private:
 };
 
 } // namespace ctir::detail::traverse
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/traverse/detail/walk_engine-inl.hpp>
+#endif

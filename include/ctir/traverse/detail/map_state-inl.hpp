@@ -1,0 +1,245 @@
+// Definitions of <ctir/traverse/detail/map_state.hpp>.
+#pragma once
+
+#include <ctir/traverse/detail/map_state.hpp>
+
+#include <ctir/core/error.hpp>
+#include <ctir/hooks/type_table.hpp>
+
+#include <string>
+#include <utility>
+
+namespace ctir::detail::traverse {
+
+CTIR_INLINE rewrite_state::~rewrite_state() = default;
+
+CTIR_INLINE void rewrite_state::resolve(ObjectRef& node) const {
+  if (!remap_.empty() && node->type_info().is_variable) {
+    auto it = remap_.find(node.get());
+    if (it != remap_.end()) {
+      node = it->second;
+    }
+  }
+}
+
+CTIR_INLINE void rewrite_state::remember(const Object& node, const mapped_ref& result) {
+  shared_.insert_new(
+      &node, shared_result{ObjectRef::borrow(&node),
+                           result.defined() ? ObjectRef::borrow(result.get()) : ObjectRef()});
+}
+
+CTIR_INLINE bool rewrite_state::recall_or_remember(const Object& node, DefRegionKind region) {
+  if (region != DefRegionKind::none || node.use_count() <= 1) {
+    return false;
+  }
+  if (const ObjectRef* known = recalled(node)) {
+    results_.emplace_back(*known);
+    return true;
+  }
+  work_.push_back({&node, 0, region, rewrite_item_kind::remember});
+  return false;
+}
+
+CTIR_INLINE void rewrite_state::enter_replacement(const Object& original) {
+  for (const Object* active : replacing_) {
+    if (active == &original) {
+      throw NodeError(ObjectRef::borrow(&original),
+                      "ctir::map: in pre-order, the callback for a " +
+                          std::string(original.dynamic_type_key()) +
+                          " returned a node that contains it, so it would be rewritten "
+                          "forever; map in post-order, or return the node itself");
+    }
+  }
+  replacing_.push_back(&original);
+}
+
+CTIR_INLINE mapped_ref rewrite_state::end_replacement(mapped_ref&& result) {
+  mapped_ref out = result.defined() ? std::move(result) : mapped_ref(keep_alive_.back());
+  keep_alive_.pop_back();
+  replacing_.pop_back();
+  return out;
+}
+
+CTIR_INLINE void rewrite_state::push_dynamic_children(const Object& node, DefRegionKind region) {
+  for_each_dynamic_child<true>(node, region, [&](const Object* child, DefRegionKind inner) {
+    work_.push_back({child, 0, inner, rewrite_item_kind::enter});
+  });
+}
+
+CTIR_INLINE bool rewrite_state::has_dynamic_children(const Object& node) noexcept {
+  for (const FieldInfo& field : node.type_info().fields) {
+    if (!field.ignored() && field.kind != FieldKind::value) {
+      return true;
+    }
+  }
+  return false;
+}
+
+CTIR_INLINE Owned<Object> rewrite_state::rebuild_dynamic(const Object& node, next_result_fn next,
+                                                         void* context) {
+  Owned<Object> copy(nullptr);
+  auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
+    mapped_ref& mapped = next(context, child);
+    if (!mapped.defined()) {
+      return nullptr;
+    }
+    if (is_null_replacement(mapped.get())) {
+      mapped = mapped_ref();
+    }
+    check_dynamic_field(node, field, mapped, child);
+    if (copy.get() == nullptr) {
+      copy = clone_object(node);
+    }
+    return &mapped;
+  };
+  for (const FieldInfo& field : node.type_info().fields) {
+    if (field.ignored() || field.kind == FieldKind::value) {
+      continue;
+    }
+    if (field.kind == FieldKind::node) {
+      if (const Object* child = field.get(node, field)) {
+        if (mapped_ref* mapped = take(*child, field)) {
+          field.set(*copy, field, mapped->take());
+        }
+      }
+    } else {
+      const std::size_t size = field.size(node, field);
+      for (std::size_t i = 0; i < size; ++i) {
+        if (const Object* child = field.at(node, field, i)) {
+          if (mapped_ref* mapped = take(*child, field)) {
+            field.set_at(*copy, field, i, mapped->take());
+          }
+        }
+      }
+    }
+  }
+  return copy;
+}
+
+CTIR_INLINE ObjectRef rewrite_state::rebuild_from_results(const Object& node, std::size_t base,
+                                                          DefRegionKind region) {
+  struct cursor {
+    std::vector<mapped_ref>& results;
+    std::size_t position;
+  } at{results_, base};
+  Owned<Object> copy = rebuild_dynamic(
+      node,
+      [](void* context, const Object&) -> mapped_ref& {
+        auto& c = *static_cast<cursor*>(context);
+        return c.results[c.position++];
+      },
+      &at);
+  results_.resize(base);
+  if (copy.get() == nullptr) {
+    return ObjectRef();
+  }
+  ObjectRef rebuilt(std::move(copy));
+  if (region != DefRegionKind::none && node.type_info().is_variable) {
+    remap_.emplace(&node, rebuilt);
+  }
+  return rebuilt;
+}
+
+CTIR_INLINE void rewrite_state::step_dynamic(const Object& node, const rewrite_item& current,
+                                             const dynamic_hooks& hooks) {
+  const DefRegionKind region = current.region;
+  switch (current.kind) {
+  case rewrite_item_kind::remember:
+    return;
+  case rewrite_item_kind::enter: {
+    if (structural::visited_once(node) && recall_or_remember(node, region)) {
+      return;
+    }
+    mapped_ref result;
+    bool unchanged = false;
+    if (hooks.mode == rewrite_mode::mutate &&
+        hooks.call(*this, node, node, region, result, unchanged)) {
+      results_.push_back(std::move(result));
+      return;
+    }
+    if (region == DefRegionKind::none && node.type_info().is_variable) {
+      results_.push_back(dynamic_var_site(node, region, hooks));
+      return;
+    }
+    if (hooks.mode == rewrite_mode::map_pre &&
+        hooks.call(*this, node, node, region, result, unchanged) && result.defined()) {
+      if (is_null_replacement(result.get()) || !has_dynamic_children(node)) {
+        results_.push_back(std::move(result));
+      } else {
+        hooks.push_replacement(*this, node, result.take(), region);
+      }
+      return;
+    }
+    if (!hooks.may_contain(node.dynamic_type_index())) {
+      // A node of a compiled-in type that no callback handles and below which none can.
+      results_.emplace_back();
+      return;
+    }
+    work_.push_back({&node, results_.size(), region, rewrite_item_kind::exit});
+    push_dynamic_children(node, region);
+    return;
+  }
+  case rewrite_item_kind::enter_quiet:
+    if (is_dynamic_use_site(node, region)) {
+      results_.push_back(resolved(node));
+      return;
+    }
+    work_.push_back({&node, results_.size(), region, rewrite_item_kind::exit_quiet});
+    push_dynamic_children(node, region);
+    return;
+  case rewrite_item_kind::exit:
+  case rewrite_item_kind::exit_quiet:
+  case rewrite_item_kind::exit_replacement:
+    finish_dynamic(node, current, hooks);
+    return;
+  }
+}
+
+CTIR_INLINE mapped_ref rewrite_state::dynamic_var_site(const Object& node, DefRegionKind region,
+                                                       const dynamic_hooks& hooks) {
+  const ObjectRef* fresh = remapped(node);
+  mapped_ref result = fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
+  if (hooks.mode != rewrite_mode::mutate) {
+    const Object& shown = fresh != nullptr ? **fresh : node;
+    mapped_ref called;
+    bool unchanged = false;
+    if (hooks.call(*this, shown, node, region, called, unchanged) && !unchanged) {
+      result = std::move(called);
+    }
+  }
+  return result;
+}
+
+CTIR_INLINE void rewrite_state::finish_dynamic(const Object& node, const rewrite_item& current,
+                                               const dynamic_hooks& hooks) {
+  const DefRegionKind region = current.region;
+  const ObjectRef rebuilt = rebuild_from_results(node, current.base, region);
+  mapped_ref result(rebuilt);
+  if (hooks.mode == rewrite_mode::map_post && current.kind == rewrite_item_kind::exit) {
+    mapped_ref called;
+    bool unchanged = false;
+    if (hooks.call(*this, rebuilt.defined() ? *rebuilt : node, node, region, called, unchanged) &&
+        !unchanged) {
+      result = std::move(called);
+    }
+  }
+  if (current.kind == rewrite_item_kind::exit_replacement) {
+    result = end_replacement(std::move(result));
+  }
+  results_.push_back(std::move(result));
+}
+
+CTIR_INLINE void rewrite_state::restore(const stack_marks& marks) {
+  work_.resize(marks.work);
+  results_.resize(marks.results);
+  replacing_.resize(marks.replacing);
+  keep_alive_.resize(marks.keep_alive);
+}
+
+CTIR_INLINE mapped_ref rewrite_state::take_result_at(const stack_marks& marks) {
+  mapped_ref result = std::move(results_[marks.results]);
+  results_.resize(marks.results);
+  return result;
+}
+
+} // namespace ctir::detail::traverse

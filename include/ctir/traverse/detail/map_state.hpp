@@ -1,0 +1,167 @@
+// The part of a map or mutate that does not depend on its callbacks: the explicit stacks,
+// the memo of shared nodes, the table of rebuilt definitions, and the field-table steps. The
+// engine (one class per callback set) derives from it, so a program compiles this code once,
+// not once per map.
+#pragma once
+
+#include <ctir/core/inline.hpp>
+#include <ctir/core/linkage.hpp>
+#include <ctir/core/object.hpp>
+#include <ctir/core/ref.hpp>
+#include <ctir/hooks/hooks.hpp>
+#include <ctir/traverse/detail/engine_common.hpp>
+#include <ctir/traverse/detail/equal_support.hpp>
+#include <ctir/traverse/detail/map_result.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ctir::detail::traverse {
+
+/// Which traversal an engine runs.
+enum class rewrite_mode : std::uint8_t {
+  map_pre,  ///< map, callbacks before the children (the result's children are then mapped)
+  map_post, ///< map, callbacks after the children
+  mutate,   ///< mutate: a matched callback handles its node and decides about the children
+};
+
+class rewrite_state;
+
+/// What the field-table steps of rewrite_state need from the engine, whose code depends on
+/// the callbacks: one table per engine type.
+struct dynamic_hooks {
+  rewrite_mode mode;
+  /// Runs the callback matching `shown` at a site of kind `region`, if one does (then true);
+  /// `result` is its result relative to `original` (empty: unchanged), `unchanged` whether it
+  /// said "unchanged" (the caller decides what that keeps).
+  bool (*call)(rewrite_state& state, const Object& shown, const Object& original,
+               DefRegionKind region, mapped_ref& result, bool& unchanged);
+  /// Whether a node of a type can contain a node some callback matches.
+  bool (*may_contain)(std::uint32_t type_index);
+  /// Maps the children of a pre-order replacement, then ends it.
+  void (*push_replacement)(rewrite_state& state, const Object& original, ObjectRef node,
+                           DefRegionKind region);
+};
+
+/// What an entry of the explicit stack of a map asks for.
+enum class rewrite_item_kind : std::uint8_t {
+  remember,         ///< the node above is done: record its result (it is shared)
+  enter,            ///< map the node (callbacks included)
+  enter_quiet,      ///< map the node's children only (no callback on the node itself)
+  exit,             ///< children done: finish the node with its post-order callback
+  exit_quiet,       ///< children done: finish the node without callback
+  exit_replacement, ///< children of a pre-order replacement done
+};
+
+/// An entry of the explicit stack of a map.
+struct rewrite_item {
+  const Object* node;
+  std::size_t base; ///< where the node's children's results start on the result stack
+  DefRegionKind region;
+  rewrite_item_kind kind;
+};
+
+/// The result recorded for a shared node; the entry holds the node too, so that its address
+/// cannot be reused by another node while the map runs.
+struct shared_result {
+  ObjectRef node;
+  ObjectRef result;
+};
+
+/// The state of one map or mutate, and its steps that no callback takes part in.
+class rewrite_state {
+public:
+  rewrite_state(const rewrite_state&) = delete;
+  rewrite_state& operator=(const rewrite_state&) = delete;
+
+protected:
+  rewrite_state() noexcept : stack_floor_(stack_floor()) {}
+  ~rewrite_state();
+
+  /// A variable whose definition changed stands for the new variable everywhere.
+  void resolve(ObjectRef& node) const;
+  mapped_ref resolved(const Object& node) const {
+    const ObjectRef* fresh = remapped(node);
+    return fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
+  }
+  // Inline: it is asked at every variable use, and the table is nearly always empty.
+  CTIR_DETAIL_ALWAYS_INLINE const ObjectRef* remapped(const Object& node) const {
+    if (remap_.empty()) [[likely]] {
+      return nullptr;
+    }
+    auto it = remap_.find(&node);
+    return it == remap_.end() ? nullptr : &it->second;
+  }
+
+  /// The result recorded for a shared node (an empty ref: unchanged), or null if none yet.
+  const ObjectRef* recalled(const Object& node) noexcept {
+    const shared_result* known = shared_.find(&node);
+    return known != nullptr ? &known->result : nullptr;
+  }
+  /// Records a shared node's result.
+  void remember(const Object& node, const mapped_ref& result);
+  /// Whether the explicit-stack path has the result of a shared node already (then pushed
+  /// as the node's result), else arranges to record the result it is about to compute.
+  bool recall_or_remember(const Object& node, DefRegionKind region);
+
+  /// Notes that a pre-order callback replaced `original` (an error if it is being replaced
+  /// already: the callback would rewrite it forever).
+  void enter_replacement(const Object& original);
+  /// The result of a pre-order replacement once its children are mapped.
+  mapped_ref end_replacement(mapped_ref&& result);
+
+  /// Pushes a node's children, found through its field table, to be mapped.
+  void push_dynamic_children(const Object& node, DefRegionKind region);
+  static bool has_dynamic_children(const Object& node) noexcept;
+
+  /// Rebuilds a node through its field table (clone + set) from its children's results,
+  /// `next(context, child)` in field order; null when none changed.
+  using next_result_fn = mapped_ref& (*)(void* context, const Object& child);
+  static Owned<Object> rebuild_dynamic(const Object& node, next_result_fn next, void* context);
+  /// Rebuilds a node from the results of its children on the result stack (from `base`),
+  /// pops them, and records a definition whose variable changed; null when none changed.
+  ObjectRef rebuild_from_results(const Object& node, std::size_t base, DefRegionKind region);
+
+  /// One step of the explicit-stack path on a node that no static code handles (a type
+  /// registered at run time, or one no callback matches), through its field table.
+  void step_dynamic(const Object& node, const rewrite_item& current, const dynamic_hooks& hooks);
+  /// A variable at a use, or at a definition already seen, known only at run time.
+  mapped_ref dynamic_var_site(const Object& node, DefRegionKind region, const dynamic_hooks& hooks);
+  /// Rebuilds a node from its mapped children (clone + set), then runs its post-order
+  /// callback.
+  void finish_dynamic(const Object& node, const rewrite_item& current, const dynamic_hooks& hooks);
+
+  /// The sizes of the stacks, to restore them when a callback throws.
+  struct stack_marks {
+    std::size_t work;
+    std::size_t results;
+    std::size_t replacing;
+    std::size_t keep_alive;
+  };
+  stack_marks marks() const noexcept {
+    return {work_.size(), results_.size(), replacing_.size(), keep_alive_.size()};
+  }
+  void restore(const stack_marks& marks);
+  /// The result of the item pushed at `marks`, popped.
+  mapped_ref take_result_at(const stack_marks& marks);
+
+  std::uintptr_t stack_floor_;
+  DefRegionKind current_region_ = DefRegionKind::none;
+  /// Definitions whose variable was rebuilt: old variable -> new variable.
+  std::unordered_map<const Object*, ObjectRef> remap_;
+  /// Pre-order replacements whose children are being mapped (to catch endless rewriting).
+  std::vector<const Object*> replacing_;
+  std::vector<ObjectRef> keep_alive_;
+  std::vector<rewrite_item> work_;
+  std::vector<mapped_ref> results_;
+  /// Shared nodes already mapped, with their results.
+  structural::FlatMap<const Object*, shared_result> shared_;
+};
+
+} // namespace ctir::detail::traverse
+
+#ifdef CTIR_HEADER_ONLY
+#include <ctir/traverse/detail/map_state-inl.hpp>
+#endif
