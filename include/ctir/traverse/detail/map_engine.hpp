@@ -683,18 +683,11 @@ protected:
     if (!table::may_contain_dynamic(index)) {
       return {};
     }
-    struct context {
-      rewrite_engine& engine;
-      mapped_ref scratch;
-    } at{*this, mapped_ref()};
-    Owned<Object> copy = rebuild_dynamic(
-        node,
-        [](void* c, const Object& child) -> mapped_ref& {
-          auto& self = *static_cast<context*>(c);
-          self.scratch = self.engine.map_in_pattern(child);
-          return self.scratch;
-        },
-        &at);
+    mapped_ref scratch;
+    Owned<Object> copy = rebuild_dynamic(node, [&](const Object& child) -> mapped_ref& {
+      scratch = map_in_pattern(child);
+      return scratch;
+    });
     if (copy.get() == nullptr) {
       return {};
     }

@@ -4,7 +4,6 @@
 #include <ctir/traverse/detail/map_state.hpp>
 
 #include <ctir/core/error.hpp>
-#include <ctir/hooks/type_table.hpp>
 
 #include <string>
 #include <utility>
@@ -75,60 +74,11 @@ CTIR_INLINE bool rewrite_state::has_dynamic_children(const Object& node) noexcep
   return false;
 }
 
-CTIR_INLINE Owned<Object> rewrite_state::rebuild_dynamic(const Object& node, next_result_fn next,
-                                                         void* context) {
-  Owned<Object> copy(nullptr);
-  auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
-    mapped_ref& mapped = next(context, child);
-    if (!mapped.defined()) {
-      return nullptr;
-    }
-    if (is_null_replacement(mapped.get())) {
-      mapped = mapped_ref();
-    }
-    check_dynamic_field(node, field, mapped, child);
-    if (copy.get() == nullptr) {
-      copy = clone_object(node);
-    }
-    return &mapped;
-  };
-  for (const FieldInfo& field : node.type_info().fields) {
-    if (field.ignored() || field.kind == FieldKind::value) {
-      continue;
-    }
-    if (field.kind == FieldKind::node) {
-      if (const Object* child = field.get(node, field)) {
-        if (mapped_ref* mapped = take(*child, field)) {
-          field.set(*copy, field, mapped->take());
-        }
-      }
-    } else {
-      const std::size_t size = field.size(node, field);
-      for (std::size_t i = 0; i < size; ++i) {
-        if (const Object* child = field.at(node, field, i)) {
-          if (mapped_ref* mapped = take(*child, field)) {
-            field.set_at(*copy, field, i, mapped->take());
-          }
-        }
-      }
-    }
-  }
-  return copy;
-}
-
 CTIR_INLINE ObjectRef rewrite_state::rebuild_from_results(const Object& node, std::size_t base,
                                                           DefRegionKind region) {
-  struct cursor {
-    std::vector<mapped_ref>& results;
-    std::size_t position;
-  } at{results_, base};
-  Owned<Object> copy = rebuild_dynamic(
-      node,
-      [](void* context, const Object&) -> mapped_ref& {
-        auto& c = *static_cast<cursor*>(context);
-        return c.results[c.position++];
-      },
-      &at);
+  std::size_t position = base;
+  Owned<Object> copy =
+      rebuild_dynamic(node, [&](const Object&) -> mapped_ref& { return results_[position++]; });
   results_.resize(base);
   if (copy.get() == nullptr) {
     return ObjectRef();

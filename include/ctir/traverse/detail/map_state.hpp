@@ -9,6 +9,7 @@
 #include <ctir/core/object.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/hooks/hooks.hpp>
+#include <ctir/hooks/type_table.hpp>
 #include <ctir/traverse/detail/engine_common.hpp>
 #include <ctir/traverse/detail/equal_support.hpp>
 #include <ctir/traverse/detail/map_result.hpp>
@@ -117,9 +118,48 @@ protected:
   static bool has_dynamic_children(const Object& node) noexcept;
 
   /// Rebuilds a node through its field table (clone + set) from its children's results,
-  /// `next(context, child)` in field order; null when none changed.
-  using next_result_fn = mapped_ref& (*)(void* context, const Object& child);
-  static Owned<Object> rebuild_dynamic(const Object& node, next_result_fn next, void* context);
+  /// `next(child)` in field order; null when none changed. (A template so that the hot
+  /// caller, rebuild_from_results, reads its results inline: one instance per program.)
+  template <class Next>
+  static Owned<Object> rebuild_dynamic(const Object& node, Next&& next) {
+    Owned<Object> copy(nullptr);
+    auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
+      mapped_ref& mapped = next(child);
+      if (!mapped.defined()) {
+        return nullptr;
+      }
+      if (is_null_replacement(mapped.get())) {
+        mapped = mapped_ref();
+      }
+      check_dynamic_field(node, field, mapped, child);
+      if (copy.get() == nullptr) {
+        copy = clone_object(node);
+      }
+      return &mapped;
+    };
+    for (const FieldInfo& field : node.type_info().fields) {
+      if (field.ignored() || field.kind == FieldKind::value) {
+        continue;
+      }
+      if (field.kind == FieldKind::node) {
+        if (const Object* child = field.get(node, field)) {
+          if (mapped_ref* mapped = take(*child, field)) {
+            field.set(*copy, field, mapped->take());
+          }
+        }
+      } else {
+        const std::size_t size = field.size(node, field);
+        for (std::size_t i = 0; i < size; ++i) {
+          if (const Object* child = field.at(node, field, i)) {
+            if (mapped_ref* mapped = take(*child, field)) {
+              field.set_at(*copy, field, i, mapped->take());
+            }
+          }
+        }
+      }
+    }
+    return copy;
+  }
   /// Rebuilds a node from the results of its children on the result stack (from `base`),
   /// pops them, and records a definition whose variable changed; null when none changed.
   ObjectRef rebuild_from_results(const Object& node, std::size_t base, DefRegionKind region);
