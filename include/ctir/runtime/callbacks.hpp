@@ -286,6 +286,8 @@ namespace ctir::detail::traverse {
 /// The runtime callbacks of one traversal, in the shape the engines call.
 template <runtime_op Op>
 struct runtime_set {
+  /// Its map engine compiles the field-table steps inline: it runs every node through them.
+  static constexpr bool inline_dynamic_steps = true;
   using payload_type = ObjectRef;
   const runtime::Callbacks* callbacks;
 

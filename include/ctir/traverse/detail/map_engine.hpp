@@ -645,10 +645,32 @@ protected:
                                     DefRegionKind region) {
     static_cast<rewrite_engine&>(state).push_replacement(original, std::move(node), region);
   }
+  /// The hooks called directly, for a callback set whose engine compiles the field-table
+  /// steps inline (the runtime layer's: it runs every node through them).
+  struct direct_hooks {
+    static constexpr rewrite_mode mode = Mode;
+    static bool call(rewrite_state& state, const Object& shown, const Object& original,
+                     DefRegionKind region, mapped_ref& result, bool& unchanged) {
+      return call_dynamic_hook(state, shown, original, region, result, unchanged);
+    }
+    static bool may_contain(std::uint32_t type_index) {
+      return table::may_contain_dynamic(type_index);
+    }
+    static void push_replacement(rewrite_state& state, const Object& original, ObjectRef node,
+                                 DefRegionKind region) {
+      push_replacement_hook(state, original, std::move(node), region);
+    }
+  };
+  static constexpr bool inline_steps = requires { Set::inline_dynamic_steps; };
   // Only a pre-order map replaces a node before mapping its children.
-  static constexpr dynamic_hooks hooks{Mode, &call_dynamic_hook, &table::may_contain_dynamic,
-                                       Mode == rewrite_mode::map_pre ? &push_replacement_hook
-                                                                     : nullptr};
+  static constexpr std::conditional_t<inline_steps, direct_hooks, dynamic_hooks> hooks = [] {
+    if constexpr (inline_steps) {
+      return direct_hooks{};
+    } else {
+      return dynamic_hooks{Mode, &call_dynamic_hook, &table::may_contain_dynamic,
+                           Mode == rewrite_mode::map_pre ? &push_replacement_hook : nullptr};
+    }
+  }();
 
   // -------------------------------------------------------------------------------------
   // Patterns that define variables (the shapes in a parameter's type): one function per

@@ -90,95 +90,6 @@ CTIR_INLINE ObjectRef rewrite_state::rebuild_from_results(const Object& node, st
   return rebuilt;
 }
 
-CTIR_INLINE void rewrite_state::step_dynamic(const Object& node, const rewrite_item& current,
-                                             const dynamic_hooks& hooks) {
-  const DefRegionKind region = current.region;
-  switch (current.kind) {
-  case rewrite_item_kind::remember:
-    return;
-  case rewrite_item_kind::enter: {
-    if (structural::visited_once(node) && recall_or_remember(node, region)) {
-      return;
-    }
-    mapped_ref result;
-    bool unchanged = false;
-    if (hooks.mode == rewrite_mode::mutate &&
-        hooks.call(*this, node, node, region, result, unchanged)) {
-      results_.push_back(std::move(result));
-      return;
-    }
-    if (region == DefRegionKind::none && node.type_info().is_variable) {
-      results_.push_back(dynamic_var_site(node, region, hooks));
-      return;
-    }
-    if (hooks.mode == rewrite_mode::map_pre &&
-        hooks.call(*this, node, node, region, result, unchanged) && result.defined()) {
-      if (is_null_replacement(result.get()) || !has_dynamic_children(node)) {
-        results_.push_back(std::move(result));
-      } else {
-        hooks.push_replacement(*this, node, result.take(), region);
-      }
-      return;
-    }
-    if (!hooks.may_contain(node.dynamic_type_index())) {
-      // A node of a compiled-in type that no callback handles and below which none can.
-      results_.emplace_back();
-      return;
-    }
-    work_.push_back({&node, results_.size(), region, rewrite_item_kind::exit});
-    push_dynamic_children(node, region);
-    return;
-  }
-  case rewrite_item_kind::enter_quiet:
-    if (is_dynamic_use_site(node, region)) {
-      results_.push_back(resolved(node));
-      return;
-    }
-    work_.push_back({&node, results_.size(), region, rewrite_item_kind::exit_quiet});
-    push_dynamic_children(node, region);
-    return;
-  case rewrite_item_kind::exit:
-  case rewrite_item_kind::exit_quiet:
-  case rewrite_item_kind::exit_replacement:
-    finish_dynamic(node, current, hooks);
-    return;
-  }
-}
-
-CTIR_INLINE mapped_ref rewrite_state::dynamic_var_site(const Object& node, DefRegionKind region,
-                                                       const dynamic_hooks& hooks) {
-  const ObjectRef* fresh = remapped(node);
-  mapped_ref result = fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
-  if (hooks.mode != rewrite_mode::mutate) {
-    const Object& shown = fresh != nullptr ? **fresh : node;
-    mapped_ref called;
-    bool unchanged = false;
-    if (hooks.call(*this, shown, node, region, called, unchanged) && !unchanged) {
-      result = std::move(called);
-    }
-  }
-  return result;
-}
-
-CTIR_INLINE void rewrite_state::finish_dynamic(const Object& node, const rewrite_item& current,
-                                               const dynamic_hooks& hooks) {
-  const DefRegionKind region = current.region;
-  const ObjectRef rebuilt = rebuild_from_results(node, current.base, region);
-  mapped_ref result(rebuilt);
-  if (hooks.mode == rewrite_mode::map_post && current.kind == rewrite_item_kind::exit) {
-    mapped_ref called;
-    bool unchanged = false;
-    if (hooks.call(*this, rebuilt.defined() ? *rebuilt : node, node, region, called, unchanged) &&
-        !unchanged) {
-      result = std::move(called);
-    }
-  }
-  if (current.kind == rewrite_item_kind::exit_replacement) {
-    result = end_replacement(std::move(result));
-  }
-  results_.push_back(std::move(result));
-}
-
 CTIR_INLINE void rewrite_state::restore(const stack_marks& marks) {
   work_.resize(marks.work);
   results_.resize(marks.results);
@@ -191,5 +102,10 @@ CTIR_INLINE mapped_ref rewrite_state::take_result_at(const stack_marks& marks) {
   results_.resize(marks.results);
   return result;
 }
+
+#ifndef CTIR_HEADER_ONLY
+template void rewrite_state::step_dynamic<dynamic_hooks>(const Object&, const rewrite_item&,
+                                                         const dynamic_hooks&);
+#endif
 
 } // namespace ctir::detail::traverse

@@ -166,12 +166,15 @@ protected:
 
   /// One step of the explicit-stack path on a node that no static code handles (a type
   /// registered at run time, or one no callback matches), through its field table.
-  void step_dynamic(const Object& node, const rewrite_item& current, const dynamic_hooks& hooks);
+  template <class Hooks>
+  void step_dynamic(const Object& node, const rewrite_item& current, const Hooks& hooks);
   /// A variable at a use, or at a definition already seen, known only at run time.
-  mapped_ref dynamic_var_site(const Object& node, DefRegionKind region, const dynamic_hooks& hooks);
+  template <class Hooks>
+  mapped_ref dynamic_var_site(const Object& node, DefRegionKind region, const Hooks& hooks);
   /// Rebuilds a node from its mapped children (clone + set), then runs its post-order
   /// callback.
-  void finish_dynamic(const Object& node, const rewrite_item& current, const dynamic_hooks& hooks);
+  template <class Hooks>
+  void finish_dynamic(const Object& node, const rewrite_item& current, const Hooks& hooks);
 
   /// The sizes of the stacks, to restore them when a callback throws.
   struct stack_marks {
@@ -199,6 +202,108 @@ protected:
   /// Shared nodes already mapped, with their results.
   structural::FlatMap<const Object*, shared_result> shared_;
 };
+
+// The field-table steps, for a table of hooks: dynamic_hooks (function pointers: one copy for
+// every static map of a program, compiled into the library in compiled mode), or an engine's
+// own hooks called directly (the runtime layer's engine, which is compiled once anyway and
+// runs every node through these steps).
+
+template <class Hooks>
+void rewrite_state::step_dynamic(const Object& node, const rewrite_item& current,
+                                 const Hooks& hooks) {
+  const DefRegionKind region = current.region;
+  switch (current.kind) {
+  case rewrite_item_kind::remember:
+    return;
+  case rewrite_item_kind::enter: {
+    if (structural::visited_once(node) && recall_or_remember(node, region)) {
+      return;
+    }
+    mapped_ref result;
+    bool unchanged = false;
+    if (hooks.mode == rewrite_mode::mutate &&
+        hooks.call(*this, node, node, region, result, unchanged)) {
+      results_.push_back(std::move(result));
+      return;
+    }
+    if (region == DefRegionKind::none && node.type_info().is_variable) {
+      results_.push_back(dynamic_var_site(node, region, hooks));
+      return;
+    }
+    if (hooks.mode == rewrite_mode::map_pre &&
+        hooks.call(*this, node, node, region, result, unchanged) && result.defined()) {
+      if (is_null_replacement(result.get()) || !has_dynamic_children(node)) {
+        results_.push_back(std::move(result));
+      } else {
+        hooks.push_replacement(*this, node, result.take(), region);
+      }
+      return;
+    }
+    if (!hooks.may_contain(node.dynamic_type_index())) {
+      // A node of a compiled-in type that no callback handles and below which none can.
+      results_.emplace_back();
+      return;
+    }
+    work_.push_back({&node, results_.size(), region, rewrite_item_kind::exit});
+    push_dynamic_children(node, region);
+    return;
+  }
+  case rewrite_item_kind::enter_quiet:
+    if (is_dynamic_use_site(node, region)) {
+      results_.push_back(resolved(node));
+      return;
+    }
+    work_.push_back({&node, results_.size(), region, rewrite_item_kind::exit_quiet});
+    push_dynamic_children(node, region);
+    return;
+  case rewrite_item_kind::exit:
+  case rewrite_item_kind::exit_quiet:
+  case rewrite_item_kind::exit_replacement:
+    finish_dynamic(node, current, hooks);
+    return;
+  }
+}
+
+template <class Hooks>
+mapped_ref rewrite_state::dynamic_var_site(const Object& node, DefRegionKind region,
+                                           const Hooks& hooks) {
+  const ObjectRef* fresh = remapped(node);
+  mapped_ref result = fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
+  if (hooks.mode != rewrite_mode::mutate) {
+    const Object& shown = fresh != nullptr ? **fresh : node;
+    mapped_ref called;
+    bool unchanged = false;
+    if (hooks.call(*this, shown, node, region, called, unchanged) && !unchanged) {
+      result = std::move(called);
+    }
+  }
+  return result;
+}
+
+template <class Hooks>
+void rewrite_state::finish_dynamic(const Object& node, const rewrite_item& current,
+                                   const Hooks& hooks) {
+  const DefRegionKind region = current.region;
+  const ObjectRef rebuilt = rebuild_from_results(node, current.base, region);
+  mapped_ref result(rebuilt);
+  if (hooks.mode == rewrite_mode::map_post && current.kind == rewrite_item_kind::exit) {
+    mapped_ref called;
+    bool unchanged = false;
+    if (hooks.call(*this, rebuilt.defined() ? *rebuilt : node, node, region, called, unchanged) &&
+        !unchanged) {
+      result = std::move(called);
+    }
+  }
+  if (current.kind == rewrite_item_kind::exit_replacement) {
+    result = end_replacement(std::move(result));
+  }
+  results_.push_back(std::move(result));
+}
+
+#ifndef CTIR_HEADER_ONLY
+extern template void rewrite_state::step_dynamic<dynamic_hooks>(const Object&, const rewrite_item&,
+                                                                const dynamic_hooks&);
+#endif
 
 } // namespace ctir::detail::traverse
 
