@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ctir/codegen/c_codegen.hpp>
+#include <ctir/ir/tensor/binary_view.hpp>
 
 #include <ctir/codegen/detail/c_prelude.hpp>
 #include <ctir/eval/scalar.hpp>
@@ -282,26 +283,6 @@ private:
   std::unordered_set<std::string> used_;
   std::unordered_map<const VarNode*, VarInfo> vars_;
 };
-
-template <BinaryOp... Ops>
-bool view_binary(const Object& node, BinaryOp& op, const PrimExprNode*& a, const PrimExprNode*& b,
-                 std::integer_sequence<BinaryOp, Ops...>) {
-  const auto index = node.dynamic_type_index();
-  return ((index == BinaryNode<Ops>::type_index
-               ? (op = Ops, a = static_cast<const BinaryNode<Ops>&>(node).a.get(),
-                  b = static_cast<const BinaryNode<Ops>&>(node).b.get(), true)
-               : false) ||
-          ...);
-}
-
-CTIR_INLINE bool view_binary(const Object& node, BinaryOp& op, const PrimExprNode*& a,
-                             const PrimExprNode*& b) {
-  using B = BinaryOp;
-  return view_binary(
-      node, op, a, b,
-      std::integer_sequence<B, B::add, B::sub, B::mul, B::div, B::mod, B::min, B::max, B::eq, B::ne,
-                            B::lt, B::le, B::gt, B::ge, B::logical_and, B::logical_or>{});
-}
 
 CTIR_INLINE std::string CEmitter::convert(const Emitted& value, DataType to, const Object* node) {
   const DataType from = value.dtype;

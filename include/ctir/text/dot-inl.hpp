@@ -19,7 +19,7 @@ namespace ctir {
 namespace detail::dot {
 
 /// `text` as a dot string literal.
-CTIR_INLINE std::string quoted(std::string_view text) {
+CTIR_INLINE std::string dot_label(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     if (c == '"' || c == '\\') {
@@ -84,7 +84,7 @@ private:
   std::size_t add_node(std::size_t scope, std::string_view label, std::string_view attrs) {
     const std::size_t id = next_id_++;
     std::string& out = scopes_[scope].nodes;
-    out += "n" + std::to_string(id) + " [label=" + quoted(label);
+    out += "n" + std::to_string(id) + " [label=" + dot_label(label);
     if (!attrs.empty()) {
       out += ", ";
       out += attrs;
@@ -96,7 +96,7 @@ private:
   void edge(std::size_t from, std::size_t to, std::string_view label) {
     edges_ += "  n" + std::to_string(from) + " -> n" + std::to_string(to);
     if (!label.empty()) {
-      edges_ += " [label=" + quoted(label) + "]";
+      edges_ += " [label=" + dot_label(label) + "]";
     }
     edges_ += ";\n";
   }
@@ -279,7 +279,7 @@ private:
     const std::string indent = indentation(depth);
     if (scope != top_) {
       out += indentation(depth - 1) + "subgraph cluster_" + std::to_string(scope) + " {\n";
-      out += indent + "label=" + quoted(scopes_[scope].label) + ";\n";
+      out += indent + "label=" + dot_label(scopes_[scope].label) + ";\n";
     }
     std::size_t begin = 0;
     const std::string& nodes = scopes_[scope].nodes;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ctir/eval/interpreter.hpp>
+#include <ctir/ir/tensor/binary_view.hpp>
 
 #include <ctir/core/error.hpp>
 #include <ctir/eval/error.hpp>
@@ -22,34 +23,6 @@
 #include <vector>
 
 namespace ctir::eval {
-
-namespace detail {
-
-template <BinaryOp... Ops>
-bool view_binary(const Object& node, BinaryOp& op, const PrimExprNode*& a, const PrimExprNode*& b,
-                 std::integer_sequence<BinaryOp, Ops...>) {
-  const auto index = node.dynamic_type_index();
-  return ((index == BinaryNode<Ops>::type_index
-               ? (op = Ops, a = static_cast<const BinaryNode<Ops>&>(node).a.get(),
-                  b = static_cast<const BinaryNode<Ops>&>(node).b.get(), true)
-               : false) ||
-          ...);
-}
-
-/// Whether `node` is one of the binary nodes; fills in the operator and the operands.
-///
-/// `inline` in both modes, not CTIR_INLINE: only step_scalar calls it, once per scalar
-/// node, and as an out-of-line function it would not be inlined there.
-inline bool view_binary(const Object& node, BinaryOp& op, const PrimExprNode*& a,
-                        const PrimExprNode*& b) {
-  using B = BinaryOp;
-  return view_binary(
-      node, op, a, b,
-      std::integer_sequence<B, B::add, B::sub, B::mul, B::div, B::mod, B::min, B::max, B::eq, B::ne,
-                            B::lt, B::le, B::gt, B::ge, B::logical_and, B::logical_or>{});
-}
-
-} // namespace detail
 
 CTIR_INLINE TensorData Interpreter::allocate(const Type& type, const detail::Env& env,
                                              const Object* node, std::string_view what) {
@@ -271,7 +244,7 @@ CTIR_INLINE void Interpreter::step_scalar(const ScalarTask& task, const detail::
   BinaryOp op{};
   const PrimExprNode* a = nullptr;
   const PrimExprNode* b = nullptr;
-  if (detail::view_binary(*node, op, a, b)) {
+  if (view_binary(*node, op, a, b)) {
     const bool logical = op == BinaryOp::logical_and || op == BinaryOp::logical_or;
     if (task.stage == 0) {
       scalar_tasks_.push_back({node, 1});
