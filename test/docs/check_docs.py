@@ -15,7 +15,9 @@ A block is bound to its source by an HTML comment on the line right before its f
                                                (a copy of) test/data/tools with the built tools
 
 ` filter=times` at the end of an output or command comment replaces durations and
-percentages by a placeholder on both sides before comparing.
+percentages by a placeholder on both sides before comparing. ` excerpt` there instead asks
+for a block that is a run of consecutive lines of the output rather than all of it (a page
+that quotes the part of an output it is explaining).
 
 What does not exist yet is skipped, and said so: a file a snippet names, an example or a
 tool that was not built. Everything else that does not match is an error naming the page,
@@ -124,12 +126,16 @@ def parse_blocks(page_path, shown):
 
 
 def split_filter(argument):
-    """`ctir-opt x filter=times` -> ("ctir-opt x", {"times"})."""
+    """`ctir-opt x filter=times excerpt` -> ("ctir-opt x", {"times", "excerpt"})."""
     filters = set()
     words = argument.split()
-    while words and words[-1].startswith("filter="):
-        filters.update(f for f in words.pop()[len("filter="):].split(",") if f)
-    unknown = filters - {"times"}
+    while words and (words[-1].startswith("filter=") or words[-1] == "excerpt"):
+        word = words.pop()
+        if word == "excerpt":
+            filters.add(word)
+        else:
+            filters.update(f for f in word[len("filter="):].split(",") if f)
+    unknown = filters - {"times", "excerpt"}
     if unknown:
         raise ValueError(f"unknown filter {', '.join(sorted(unknown))} (known: times)")
     return " ".join(words), filters
@@ -231,6 +237,12 @@ def command_lines(settings, argument):
     return lines
 
 
+def is_excerpt(expected, found):
+    """Whether `found` is a run of consecutive lines of `expected`."""
+    n = len(found)
+    return n > 0 and any(expected[i:i + n] == found for i in range(len(expected) - n + 1))
+
+
 def first_difference(expected, found):
     for index, (a, b) in enumerate(zip(expected, found)):
         if a != b:
@@ -272,6 +284,15 @@ def check_page(settings, page_path, report, shown=None, update=False):
         raw_expected = expected
         if "times" in filters:
             expected, found = filter_times(expected), filter_times(found)
+        if "excerpt" in filters:
+            if is_excerpt(expected, found):
+                report(f"ok: {where}: {kind} {argument}")
+            else:
+                source = "the program's output" if kind == "output" else "the command's output"
+                errors.append(f"{shown}:{first_line}: {kind} {argument}: the block is not a run "
+                              f"of consecutive lines of {source} (its first line: "
+                              f"{found[0] if found else '<empty>'})")
+            continue
         difference = first_difference(expected, found)
         if difference is None:
             report(f"ok: {where}: {kind} {argument}")

@@ -73,6 +73,18 @@ class CheckDocsTest(unittest.TestCase):
             "output_differs.md", "docs/output_differs.md:7: output examples/hello.py",
             "the program's output: <end of block>", "the page: one more line")
 
+    def test_an_excerpt_matches_a_run_of_lines_of_the_output(self):
+        status, output = check("good_excerpt.md")
+        self.assertEqual(status, 0, output)
+        self.assertIn("ok: docs/good_excerpt.md:3: output examples/hello.py excerpt", output)
+
+    def test_an_excerpt_that_is_not_in_the_output_fails(self):
+        self.assert_fails_with(
+            "excerpt_differs.md",
+            "docs/excerpt_differs.md:5: output examples/hello.py excerpt: the block is not a "
+            "run of consecutive lines of the program's output (its first line: hello from an "
+            "example)")
+
     def test_durations_differ_unless_filtered(self):
         self.assert_fails_with(
             "times_unfiltered.md", "docs/times_unfiltered.md:6:",
