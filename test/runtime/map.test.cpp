@@ -3,6 +3,7 @@
 #include <ctir/runtime/map.hpp>
 #include <ctir/runtime/walk.hpp>
 #include <ctir/traverse/map.hpp>
+#include <ctir/traverse/structural_equal.hpp>
 
 #include "traverse_testing.hpp"
 
@@ -55,6 +56,25 @@ TEST_CASE("the runtime map specializes n to 128 like the static map") {
   CHECK(runtime_keys == static_keys);
   // The input is unchanged.
   CHECK(loop_of(add_one.func).end.same_as(add_one.n));
+}
+
+TEST_CASE("a shape variable whose definition changes is one new variable in every parameter") {
+  // n is defined by A's type and met again in B's: both must get the same new n.
+  AddOne add_one;
+  runtime::Callbacks widen;
+  widen.on("ir.PrimType",
+           [](const ObjectRef&) -> ObjectRef { return PrimType::make(DataType::int64()); });
+  PrimFunc out = downcast<PrimFuncNode>(runtime::map(add_one.func, widen));
+  PrimFunc expected =
+      map(add_one.func, [](const PrimType&) -> Type { return PrimType::make(DataType::int64()); });
+  const Var& A = out->params[0];
+  const Var& B = out->params[1];
+  REQUIRE(dim_of(A).as<VarNode>() != nullptr);
+  CHECK_FALSE(dim_of(A).same_as(add_one.n));
+  CHECK(dim_of(A).same_as(dim_of(B)));
+  CHECK(loop_of(out).end.same_as(dim_of(A)));
+  CHECK(structural_equal(out, expected));
+  CHECK(dim_of(expected->params[0]).same_as(dim_of(expected->params[1])));
 }
 
 TEST_CASE("the runtime map returns the same object when nothing changed") {

@@ -424,199 +424,44 @@ protected:
     return take_result_at(before);
   }
 
-  void run_deep(std::size_t work_base) {
-    while (work_.size() > work_base) {
-      const item current = work_.back();
-      work_.pop_back();
-      if (current.kind == item_kind::remember) {
-        remember(*current.node, results_.back());
-        continue;
-      }
-      dispatch_list(
-          handled{}, *current.node, [&](const auto& node) { deep_step(node, current); },
-          [&](const Object& node) { step_dynamic(node, current, hooks); });
-    }
-  }
-
-  template <class C>
-  void deep_step(const C& node, const item& current) {
-    constexpr std::size_t k = Set::template first_match<C>();
-    const DefRegionKind region = current.region;
-    switch (current.kind) {
-    case item_kind::remember:
-      return;
-    case item_kind::enter:
-      if constexpr (structural::visited_once_v<C>) {
-        if (recall_or_remember(node, region)) {
-          return;
-        }
-      }
-      if constexpr (Mode == rewrite_mode::mutate && k != npos) {
-        slots_of<C> none;
-        mapped_view<C> view(node, none, false);
-        mapped_provider<C> provider{view};
-        results_.push_back(
-            take_result(call<k>(provider, region), node, [] { return mapped_ref(); }));
-        return;
-      }
-      if constexpr (is_variable_node_v<C>) {
-        if (region == DefRegionKind::none || remapped(node) != nullptr) {
-          results_.push_back(map_var_site(node, region));
-          return;
-        }
-      }
-      if constexpr (Mode == rewrite_mode::map_pre && k != npos) {
-        slots_of<C> none;
-        mapped_view<C> view(node, none, false);
-        mapped_provider<C> provider{view};
-        mapped_ref result =
-            take_result(call<k>(provider, region), node, [] { return mapped_ref(); });
-        if (result.defined()) {
-          const bool leaf = !with_region(
-              region, [](auto site) { return has_children<C, decltype(site)::value>(); });
-          if (leaf || is_null_replacement(result.get())) {
-            results_.push_back(std::move(result));
-          } else {
-            push_replacement(node, result.take(), region);
-          }
-          return;
-        }
-      }
-      work_.push_back({&node, results_.size(), region, item_kind::exit});
-      push_children(node, region);
-      return;
-    case item_kind::enter_quiet:
-      if (is_use_site<C>(region)) {
-        results_.push_back(resolved(node));
-        return;
-      }
-      work_.push_back({&node, results_.size(), region, item_kind::exit_quiet});
-      push_children(node, region);
-      return;
-    case item_kind::exit:
-      finish_deep<C, Mode == rewrite_mode::map_post>(node, current);
-      return;
-    case item_kind::exit_quiet:
-    case item_kind::exit_replacement:
-      finish_deep<C, false>(node, current);
-      return;
-    }
-  }
+  /// Every node of the explicit-stack path goes through the field-table steps: the types a
+  /// callback handles meet it through call_dynamic_hook. The steps are one copy per program
+  /// (dynamic_hooks), except for an engine that inlines them (the runtime layer's), so a map
+  /// call site compiles no explicit-stack code of its own.
+  void run_deep(std::size_t work_base) { run_steps(work_base, hooks); }
 
   void push_replacement(const Object& original, ObjectRef node, DefRegionKind region) {
     enter_replacement(original);
     const Object* target = node.get();
     keep_alive_.push_back(std::move(node));
     work_.push_back({target, results_.size(), region, item_kind::exit_replacement});
-    // The same dispatch as run_deep's, which finishes the node: static code for the handled
-    // types, the field table for the others.
-    dispatch_list(
-        handled{}, *target,
-        [&](const auto& concrete_node) {
-          using C = std::remove_cvref_t<decltype(concrete_node)>;
-          if (!is_use_site<C>(region)) {
-            push_children(concrete_node, region);
-          }
-        },
-        [&](const Object& other) {
-          if (!is_dynamic_use_site(other, region)) {
-            push_dynamic_children(other, region);
-          }
-        });
-  }
-
-  template <class C>
-  void push_children(const C& node, DefRegionKind region) {
-    constexpr std::size_t n = field_count_v<C>;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (push_field<C, n - 1 - I>(node, region), ...);
+    if (!is_dynamic_use_site(*target, region)) {
+      push_dynamic_children(*target, region);
     }
-    (std::make_index_sequence<n>{});
-  }
-
-  template <class C, std::size_t I>
-  void push_field(const C& node, DefRegionKind region) {
-    using F = field_type_t<C, I>;
-    if constexpr (is_child_field_v<F>) {
-      if constexpr (may_contain<typename F::element_type>()) {
-        const DefRegionKind inner = child_region(region, F::def_kind);
-        if constexpr (F::kind == FieldKind::node) {
-          if (const auto* child = F::get(node).get()) {
-            work_.push_back({child, 0, inner, item_kind::enter});
-          }
-        } else {
-          const auto& children = F::get(node);
-          for (auto it = children.rbegin(); it != children.rend(); ++it) {
-            if (const auto* child = it->get()) {
-              work_.push_back({child, 0, inner, item_kind::enter});
-            }
-          }
-        }
-      }
-    }
-  }
-
-  /// Reads the mapped children of a static node from the result stack into its slots.
-  template <class C>
-  bool collect_slots(const C& node, std::size_t base, slots_of<C>& slots) {
-    std::size_t position = base;
-    bool changed = false;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (
-          [&] {
-            using F = field_type_t<C, I>;
-            if constexpr (is_child_field_v<F>) {
-              using E = typename F::element_type;
-              if constexpr (may_contain<E>()) {
-                auto& slot = leaf_value<I>(slots);
-                if constexpr (F::kind == FieldKind::node) {
-                  if (const auto* child = F::get(node).get()) {
-                    mapped_ref& mapped = results_[position++];
-                    if (mapped.defined()) {
-                      store(slot, std::move(mapped), *child);
-                    }
-                  }
-                } else {
-                  const auto& items = F::get(node);
-                  for (std::size_t j = 0; j < items.size(); ++j) {
-                    node_slot<E> element;
-                    if (const auto* child = items[j].get()) {
-                      mapped_ref& mapped = results_[position++];
-                      if (mapped.defined()) {
-                        store(element, std::move(mapped), *child);
-                      }
-                    }
-                    if (element.changed || slot.changed) [[unlikely]] {
-                      add_array_item(slot, items, j, std::move(element));
-                    }
-                  }
-                }
-                changed = changed || slot.changed;
-              }
-            }
-          }(),
-          ...);
-    }
-    (std::make_index_sequence<field_count_v<C>>{});
-    return changed;
-  }
-
-  template <class C, bool WithCallback>
-  void finish_deep(const C& node, const item& current) {
-    slots_of<C> slots;
-    const bool changed = collect_slots(node, current.base, slots);
-    results_.resize(current.base);
-    mapped_ref result = finish<C, WithCallback>(node, slots, changed, current.region);
-    if (current.kind == item_kind::exit_replacement) {
-      result = end_replacement(std::move(result));
-    }
-    results_.push_back(std::move(result));
   }
 
   // Nodes of types registered at run time: through their field table.
 
+  /// Calls the callback matching a node met on the explicit-stack path: the static callback
+  /// of a type a callback handles (a Mapped<Node> parameter sees the node as it stands: its
+  /// children are mapped already), else a callback matching a type known only at run time.
   template <class Handler>
   bool call_dynamic(const Object& node, DefRegionKind region, Handler& handler) {
+    return dispatch_list(
+        handled{}, node,
+        [&](const auto& concrete_node) -> bool {
+          using C = std::remove_cvref_t<decltype(concrete_node)>;
+          slots_of<C> none;
+          mapped_view<C> view(concrete_node, none, false);
+          mapped_provider<C> provider{view};
+          handler(call<Set::template first_match<C>()>(provider, region));
+          return true;
+        },
+        [&](const Object& other) -> bool { return call_unhandled(other, region, handler); });
+  }
+
+  template <class Handler>
+  bool call_unhandled(const Object& node, DefRegionKind region, Handler& handler) {
     if constexpr (Mode == rewrite_mode::mutate) {
       region_scope scope{current_region_, current_region_};
       current_region_ = region;

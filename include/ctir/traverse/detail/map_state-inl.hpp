@@ -106,6 +106,7 @@ CTIR_INLINE mapped_ref rewrite_state::take_result_at(const stack_marks& marks) {
 #ifndef CTIR_HEADER_ONLY
 template void rewrite_state::step_dynamic<dynamic_hooks>(const Object&, const rewrite_item&,
                                                          const dynamic_hooks&);
+template void rewrite_state::run_steps<dynamic_hooks>(std::size_t, const dynamic_hooks&);
 #endif
 
 } // namespace ctir::detail::traverse

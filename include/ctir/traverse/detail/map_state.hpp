@@ -164,6 +164,9 @@ protected:
   /// pops them, and records a definition whose variable changed; null when none changed.
   ObjectRef rebuild_from_results(const Object& node, std::size_t base, DefRegionKind region);
 
+  /// Runs the explicit stack down to `work_base`, every node through the field-table steps.
+  template <class Hooks>
+  void run_steps(std::size_t work_base, const Hooks& hooks);
   /// One step of the explicit-stack path on a node that no static code handles (a type
   /// registered at run time, or one no callback matches), through its field table.
   template <class Hooks>
@@ -209,6 +212,19 @@ protected:
 // runs every node through these steps).
 
 template <class Hooks>
+void rewrite_state::run_steps(std::size_t work_base, const Hooks& hooks) {
+  while (work_.size() > work_base) {
+    const rewrite_item current = work_.back();
+    work_.pop_back();
+    if (current.kind == rewrite_item_kind::remember) {
+      remember(*current.node, results_.back());
+      continue;
+    }
+    step_dynamic(*current.node, current, hooks);
+  }
+}
+
+template <class Hooks>
 void rewrite_state::step_dynamic(const Object& node, const rewrite_item& current,
                                  const Hooks& hooks) {
   const DefRegionKind region = current.region;
@@ -226,7 +242,9 @@ void rewrite_state::step_dynamic(const Object& node, const rewrite_item& current
       results_.push_back(std::move(result));
       return;
     }
-    if (region == DefRegionKind::none && node.type_info().is_variable) {
+    if (node.type_info().is_variable &&
+        (region == DefRegionKind::none || remapped(node) != nullptr)) {
+      // A use, or a definition met again (a shape variable in a second parameter's type).
       results_.push_back(dynamic_var_site(node, region, hooks));
       return;
     }
@@ -303,6 +321,7 @@ void rewrite_state::finish_dynamic(const Object& node, const rewrite_item& curre
 #ifndef CTIR_HEADER_ONLY
 extern template void rewrite_state::step_dynamic<dynamic_hooks>(const Object&, const rewrite_item&,
                                                                 const dynamic_hooks&);
+extern template void rewrite_state::run_steps<dynamic_hooks>(std::size_t, const dynamic_hooks&);
 #endif
 
 } // namespace ctir::detail::traverse

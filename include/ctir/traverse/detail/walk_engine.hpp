@@ -172,6 +172,24 @@ struct walk_item {
 /// Pushes a node's children, found through its field table, to be walked.
 void push_walk_children(std::vector<walk_item>& stack, const Object& node, DefRegionKind region);
 
+/// What the shared explicit-stack walk needs from an engine, whose code depends on the
+/// callbacks: one table per engine type.
+struct walk_hooks {
+  WalkOrder order;
+  /// Calls the callback matching `node` at a site of kind `region` (advance if none does).
+  WalkAction (*call)(void* engine, const Object& node, DefRegionKind region);
+  /// Whether a callback matches `node` (post-order: whether to come back to it).
+  bool (*matches)(const void* engine, const Object& node);
+  /// Whether a node of a type can contain a node some callback matches.
+  bool (*may_contain)(std::uint32_t type_index);
+};
+
+/// The explicit-stack walk of a subtree (too deep for native recursion, or below a node no
+/// static code handles), every node through its field table; false once interrupted. One
+/// copy per program: a walk call site compiles only its hooks.
+bool walk_explicit(const Object& root, DefRegionKind region, void* engine, const walk_hooks& hooks,
+                   structural::VisitedNodes& visited);
+
 // ---------------------------------------------------------------------------------------
 
 /// One walk: the callbacks, the pruning table of the root's type graph and the state.
@@ -449,7 +467,41 @@ private:
 
   using item = walk_item;
 
+  /// Whether the engine runs the explicit-stack steps inline (the runtime layer's, which
+  /// runs every node through them) rather than through the shared walk_explicit.
+  static constexpr bool inline_steps = requires { Set::inline_dynamic_steps; };
+
+  static WalkAction call_hook(void* self, const Object& node, DefRegionKind region) {
+    auto& engine = *static_cast<walk_engine*>(self);
+    return dispatch_list(
+        handled{}, node,
+        [&](const auto& concrete_node) -> WalkAction {
+          using C = std::remove_cvref_t<decltype(concrete_node)>;
+          return engine.template call<Set::template first_match<C>()>(concrete_node, region);
+        },
+        [&](const Object& other) -> WalkAction {
+          WalkAction action = WalkAction::advance;
+          auto handler = [&](auto&& result) {
+            action = apply_walk_result(engine.payload_, std::forward<decltype(result)>(result));
+          };
+          engine.set_.call_dynamic(other, region, handler);
+          return action;
+        });
+  }
+  static bool matches_hook(const void* self, const Object& node) {
+    return static_cast<const walk_engine*>(self)->set_.matches_dynamic(node);
+  }
+  static constexpr walk_hooks hooks{Order, &call_hook, &matches_hook, &table::may_contain_dynamic};
+
   [[gnu::noinline]] bool walk_deep(const Object* root, DefRegionKind region) {
+    if constexpr (inline_steps) {
+      return walk_deep_inline(root, region);
+    } else {
+      return walk_explicit(*root, region, this, hooks, visited_);
+    }
+  }
+
+  bool walk_deep_inline(const Object* root, DefRegionKind region) {
     std::vector<item> stack;
     stack.push_back({root, region, false});
     while (!stack.empty()) {
