@@ -2,6 +2,9 @@
 #pragma once
 
 #include <ctir/ctir.hpp>
+#include <ctir/traverse/detail/equal_support.hpp>
+#include <ctir/traverse/structural_equal.hpp>
+#include <ctir/traverse/structural_hash.hpp>
 
 #include <cstdint>
 #include <map>
@@ -140,6 +143,29 @@ inline ObjectRef make_dynamic(const TypeInfo& type, std::vector<ObjectRef> nodes
   node->name = std::move(name);
   ctir::detail::object_access::stamp(*node, &type);
   return ObjectRef::adopt_new(node);
+}
+
+/// A plug-in node type with node fields `first` and `second`, whose type index hashes to the
+/// dispatch slot of a compiled IR node type in the static layer's structural equality and
+/// hashing of ObjectRef roots: their table sends it to that type's entry, which must notice.
+inline const TypeInfo& slot_twin_type() {
+  namespace structural = ctir::detail::structural;
+  using EqualSlots = structural::slot_table<structural::equal_universe_t<ObjectRef, ObjectRef>>;
+  using HashSlots =
+      structural::slot_table<structural::static_universe_t<structural::root_node_t<ObjectRef>>>;
+  static_assert(EqualSlots::hash.found && HashSlots::hash.found);
+  auto taken = [](auto slots, std::uint32_t index) {
+    using Slots = decltype(slots);
+    return Slots::position[structural::slot_of(index, Slots::hash)] >= 0;
+  };
+  for (int k = 0;; ++k) {
+    const std::string key = "test.SlotTwin" + std::to_string(k);
+    const std::uint32_t index = type_index_of_key(key);
+    if (taken(EqualSlots{}, index) && taken(HashSlots{}, index)) {
+      return register_dynamic_type(key, "Object",
+                                   {{"first", FieldKind::node}, {"second", FieldKind::node}});
+    }
+  }
 }
 
 /// A family of plug-in node types for runtime-layer tests, registered once per process:

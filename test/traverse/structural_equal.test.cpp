@@ -421,3 +421,55 @@ TEST_CASE("shared DAGs 60 levels deep compare in time linear in their distinct n
   CHECK(runtime::structural_equal(graph_dag(60, g), graph_dag(60, g)));
   CHECK_FALSE(structural_equal(graph_dag(60, g), graph_dag(60, Var::make("h"))));
 }
+
+TEST_CASE("a variable met again must meet the partner of its first encounter, on either side") {
+  // Every use after the first is a lookup on the recursive path; both layers and the
+  // mismatch report must agree with it.
+  const Var A = Var::make("A", tensor_type({8}, DataType::int32()));
+  auto program = [&](const Var& i, const Var& u, const Var& w) {
+    return For::make(i, 0, 8, TensorStore::make(A, {i}, load(A, {u}) + load(A, {w}) * i + u));
+  };
+  const Var i = int_var("i");
+  const Var j = int_var("j");
+  const Var n = int_var("n");
+  const Var m = int_var("m");
+  auto both = [](const Stmt& a, const Stmt& b, StructuralEqualOptions options = {}) {
+    const bool answer = structural_equal(a, b, options);
+    CHECK(runtime::structural_equal(a, b, options) == answer);
+    CHECK(find_structural_mismatch(a, b, options).has_value() == !answer);
+    return answer;
+  };
+  CHECK(both(program(i, i, i), program(j, j, j)));
+  CHECK(both(program(i, i, n), program(j, j, n)));
+  // The lhs's loop variable used where the rhs uses a free one, and the reverse.
+  CHECK_FALSE(both(program(i, i, n), program(j, n, n)));
+  CHECK_FALSE(both(program(i, n, n), program(j, j, n)));
+  CHECK(mismatch_path(program(i, i, n), program(j, n, n)) ==
+        "<root>.body.seq[0].value.a.a.indices[0]");
+  // One lhs variable against two rhs variables, and two against one.
+  CHECK_FALSE(both(program(i, n, n), program(i, n, m), {.map_free_vars = true}));
+  CHECK_FALSE(both(program(i, n, m), program(i, n, n), {.map_free_vars = true}));
+  // Free variables: themselves only, unless mapped, then one to one.
+  CHECK_FALSE(both(program(i, n, n), program(i, m, m)));
+  CHECK(both(program(i, n, n), program(j, m, m), {.map_free_vars = true}));
+  CHECK(both(program(i, n, m), program(j, m, n), {.map_free_vars = true}));
+}
+
+TEST_CASE("a plug-in type sharing a dispatch slot with a compiled type compares by its fields") {
+  // The static layer dispatches through a table indexed by a hash of the type index; a
+  // type outside the compiled universe can land in a compiled type's slot and must be
+  // compared through its field table, not as that type.
+  const TypeInfo& twin = ctir::testing::slot_twin_type();
+  const Var x = int_var("x");
+  const Var y = int_var("y");
+  auto make = [&](const Var& v, std::int64_t value) {
+    return ctir::testing::make_dynamic(twin, {v, IntImm::make(value)});
+  };
+  CHECK(structural_equal(make(x, 1), make(x, 1)));
+  CHECK_FALSE(structural_equal(make(x, 1), make(x, 2)));
+  CHECK(mismatch_path(make(x, 1), make(x, 2)) == "<root>.second.value");
+  CHECK_FALSE(structural_equal(make(x, 1), make(y, 1)));
+  CHECK(structural_equal(make(x, 1), make(y, 1), {.map_free_vars = true}));
+  CHECK_FALSE(structural_equal(make(x, 1), ObjectRef(x)));
+  CHECK(runtime::structural_equal(make(x, 1), make(y, 1), {.map_free_vars = true}));
+}

@@ -241,3 +241,107 @@ TEST_CASE("IRModules hash through their node") {
   CHECK(structural_hash(first) == structural_hash(second));
   CHECK(structural_hash(first) == structural_hash(first.node()));
 }
+
+TEST_CASE("the running hash stays partly reduced yet congruent to the exact polynomial") {
+  using detail::structural::add61;
+  using detail::structural::fold61;
+  using detail::structural::hash_base;
+  using detail::structural::hash_prime;
+  using detail::structural::mul61;
+  using detail::structural::reduce61;
+  const std::uint64_t bound = (std::uint64_t{1} << 62U) + 16;
+  auto exact = [](std::uint64_t acc, std::uint64_t token) {
+    return add61(mul61(reduce61(acc), hash_base), reduce61(token));
+  };
+  // The extremes of what fold61 accepts and of 64-bit tokens.
+  const std::uint64_t accs[] = {0,
+                                1,
+                                hash_prime - 1,
+                                hash_prime,
+                                hash_prime + 1,
+                                std::uint64_t{1} << 61U,
+                                (std::uint64_t{1} << 62U) - 1,
+                                bound - 1};
+  const std::uint64_t tokens[] = {0,
+                                  1,
+                                  hash_prime - 1,
+                                  hash_prime,
+                                  hash_prime + 1,
+                                  ~hash_prime,
+                                  ~std::uint64_t{0},
+                                  std::uint64_t{1} << 63U};
+  for (const std::uint64_t acc : accs) {
+    for (const std::uint64_t token : tokens) {
+      CAPTURE(acc);
+      CAPTURE(token);
+      const std::uint64_t folded = fold61(acc, token);
+      CHECK(folded < bound);
+      CHECK(reduce61(folded) == exact(acc, token));
+    }
+  }
+  // A long run never leaves the bound and stays congruent to the fully reduced hash.
+  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t partial = 0;
+  std::uint64_t reduced = 0;
+  for (int k = 0; k < 100000; ++k) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const std::uint64_t token = k % 7 == 0 ? ~std::uint64_t{0} : state ^ (state >> 29U);
+    partial = fold61(partial, token);
+    reduced = exact(reduced, token);
+    REQUIRE(partial < bound);
+    REQUIRE(reduce61(partial) == reduced);
+  }
+}
+
+TEST_CASE("a memoized subtree far into a program contributes what hashing it again would") {
+  // The memo reads the partly reduced running hash at both ends of a shared subtree, after
+  // thousands of tokens: a tensor-level DAG (memoized) and its expanded tree hash alike, on
+  // the recursive fast path (a wide, shallow prefix) and past its depth budget (a chain).
+  const Var x = int_var("x");
+  const PrimExpr wide = prim_tree(11, x * 3 + 7);
+  CHECK(hash_of(wide + prim_dag(8, x + 1)) == hash_of(wide + prim_tree(8, x + 1)));
+  CHECK(hash_of(wide + prim_dag(8, x + 1), true) == hash_of(wide + prim_tree(8, x + 1), true));
+  const PrimExpr deep = deep_chain(3000, x);
+  CHECK(hash_of(deep + prim_dag(8, x + 1)) == hash_of(deep + prim_tree(8, x + 1)));
+  CHECK(hash_of(prim_dag(8, x + 1) + deep) == hash_of(prim_tree(8, x + 1) + deep));
+  CHECK(hash_of(wide + prim_dag(8, x + 1)) != hash_of(wide + prim_dag(8, x + 2)));
+}
+
+TEST_CASE("variables met again hash by their first encounter on the recursive path") {
+  // Every use after the first is a lookup of the token fixed then: a definition's order, or
+  // a free variable's name (its order under map_free_vars).
+  const Var A = Var::make("A", tensor_type({8}, DataType::int32()));
+  auto program = [&](const Var& i, const Var& u, const Var& w) {
+    return For::make(i, 0, 8, TensorStore::make(A, {i}, load(A, {u}) + load(A, {w}) * i + u));
+  };
+  const Var i = int_var("i");
+  const Var j = int_var("j");
+  const Var n = int_var("n");
+  const Var m = int_var("m");
+  // Alpha-renamed loops hash alike; using the loop variable or a free one does not.
+  CHECK(hash_of(program(i, i, i)) == hash_of(program(j, j, j)));
+  CHECK(hash_of(program(i, i, n)) == hash_of(program(j, j, n)));
+  CHECK(hash_of(program(i, i, n)) != hash_of(program(j, n, j)));
+  // Free variables: by name without map_free_vars, by first encounter with it.
+  CHECK(hash_of(program(i, n, n)) != hash_of(program(i, m, m)));
+  CHECK(hash_of(program(i, n, n), true) == hash_of(program(j, m, m), true));
+  CHECK(hash_of(program(i, n, m), true) != hash_of(program(i, n, n), true));
+  CHECK(structural_equal(program(i, n, n), program(j, m, m), {.map_free_vars = true}));
+  CHECK_FALSE(structural_equal(program(i, n, m), program(i, n, n), {.map_free_vars = true}));
+}
+
+TEST_CASE("a plug-in type sharing a dispatch slot with a compiled type hashes by its fields") {
+  // The static layer dispatches through a table indexed by a hash of the type index; a
+  // type outside the compiled universe can land in a compiled type's slot and must be
+  // hashed through its field table, not as that type.
+  const TypeInfo& twin = ctir::testing::slot_twin_type();
+  const Var x = int_var("x");
+  const ObjectRef a = ctir::testing::make_dynamic(twin, {x, IntImm::make(1)});
+  const ObjectRef same = ctir::testing::make_dynamic(twin, {x, IntImm::make(1)});
+  const ObjectRef other = ctir::testing::make_dynamic(twin, {x, IntImm::make(2)});
+  CHECK(hash_of(a) == hash_of(same));
+  CHECK(hash_of(a) != hash_of(other));
+  CHECK(hash_of(a) != hash_of(ObjectRef(x)));
+  CHECK(hash_of(a, true) ==
+        hash_of(ctir::testing::make_dynamic(twin, {int_var("y"), IntImm::make(1)}), true));
+}

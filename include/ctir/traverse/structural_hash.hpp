@@ -93,6 +93,24 @@ inline std::uint64_t add61(std::uint64_t a, std::uint64_t b) noexcept {
   const std::uint64_t s = a + b;
   return s >= hash_prime ? s - hash_prime : s;
 }
+
+#if defined(__SIZEOF_INT128__)
+/// acc * B + token modulo the prime, for an acc below 2^62 + 16, partly reduced: the result is
+/// congruent and again below 2^62 + 16 (reduce61 makes it canonical). Folding a token, once per
+/// node, then costs one multiplication and a few shifts and masks, without the comparisons of
+/// a full reduction.
+inline std::uint64_t fold61(std::uint64_t acc, std::uint64_t token) noexcept {
+  const hash_uint128 z = static_cast<hash_uint128>(acc) * hash_base; // < 2^123 + 2^65
+  std::uint64_t r =
+      (static_cast<std::uint64_t>(z) & hash_prime) + static_cast<std::uint64_t>(z >> 61U); // < 2^63
+  r = (r & hash_prime) + (r >> 61U);                // < 2^61 + 4
+  return r + (token & hash_prime) + (token >> 61U); // < 2^62 + 12
+}
+#else
+inline std::uint64_t fold61(std::uint64_t acc, std::uint64_t token) noexcept {
+  return add61(mul61(acc, hash_base), reduce61(token));
+}
+#endif
 inline std::uint64_t pow61(std::uint64_t base, std::uint64_t exponent) noexcept {
   std::uint64_t result = 1;
   while (exponent != 0) {
@@ -142,25 +160,30 @@ public:
   HashCore& operator=(const HashCore&) = delete;
 
   /// The final hash of a whole value hashed into `acc`.
-  std::uint64_t finish(std::uint64_t acc) const noexcept { return mix64(acc ^ mix64(length_)); }
+  std::uint64_t finish(std::uint64_t acc) const noexcept {
+    return mix64(reduce61(acc) ^ mix64(length_));
+  }
 
   /// Hashes a subtree to the end and returns the running hash after it.
   std::uint64_t run_iterative(const Object* node, std::uint16_t flags, std::uint64_t acc);
 
 protected:
+  // The running hash is congruent to the polynomial modulo the prime, but only partly reduced
+  // between tokens (see fold61): it is made canonical where it is read (finish, skip, and the
+  // two ends of a memoized subtree), so the hash does not depend on the representative.
   CTIR_DETAIL_ALWAYS_INLINE std::uint64_t fold(std::uint64_t acc, std::uint64_t token) noexcept {
     ++length_;
-    return add61(mul61(acc, hash_base), reduce61(token));
+    return fold61(acc, token);
   }
 
   std::uint64_t skip(std::uint64_t acc, const SubtreeHash& subtree) noexcept {
     length_ += subtree.length;
-    return add61(mul61(acc, subtree.power), subtree.hash);
+    return add61(mul61(reduce61(acc), subtree.power), subtree.hash);
   }
 
   /// Where a shared subtree starts, to memoize what it contributes.
   HashFrame open_shared(const Object* node, std::uint64_t acc) const noexcept {
-    return HashFrame{node, acc, length_, tokens_.size(), graphs_met_, 0};
+    return HashFrame{node, reduce61(acc), length_, tokens_.size(), graphs_met_, 0};
   }
 
   void complete(const HashFrame& frame, std::uint64_t acc) {
@@ -170,7 +193,7 @@ protected:
     SubtreeHash subtree;
     subtree.length = length_ - frame.length;
     subtree.power = pow61(hash_base, subtree.length);
-    subtree.hash = add61(acc, hash_prime - mul61(frame.acc, subtree.power));
+    subtree.hash = add61(reduce61(acc), hash_prime - mul61(frame.acc, subtree.power));
     memo_.insert_new(frame.node, subtree);
   }
 
@@ -202,7 +225,12 @@ protected:
     return true;
   }
 
-private:
+  /// The token of a variable met before, or nullptr at its first encounter.
+  CTIR_DETAIL_ALWAYS_INLINE const std::uint64_t* known_token(const Object* var) noexcept {
+    return tokens_.find(var);
+  }
+
+  /// Fixes the token of a variable at its first encounter.
   std::uint64_t record(const Object* var, std::uint32_t type_index, std::uint16_t flags) {
     std::uint64_t token;
     if (is_definition(flags) || map_free_vars_) {
@@ -217,6 +245,7 @@ private:
     return token;
   }
 
+private:
   CTIR_DETAIL_ALWAYS_INLINE void push(const HashEntry& entry);
 
   void step(const HashEntry& e);
@@ -238,7 +267,8 @@ private:
 
 /// The static layer's fast path: the same hash, recursing through the compile-time hooks
 /// of the node types in Universe with the running hash in registers. A frameless `hash`
-/// (null check, a jump table on the type) tail-calls one small function per node type.
+/// (null check) tail-calls, through a table indexed by the perfect hash of the type
+/// (slot_entries), one small function per node type.
 /// Past `hash_recursion_budget` levels, or at a node type outside Universe, the subtree
 /// goes to the iterative core, in the same order.
 template <class Universe>
@@ -255,7 +285,7 @@ private:
     std::uint64_t acc;
     template <class T>
     CTIR_DETAIL_ALWAYS_INLINE std::uint64_t operator()(const T& node) const {
-      return engine.template hash_static<T>(&node, position, acc);
+      return entry<T>(engine, &node, position, acc);
     }
   };
   struct OnRuntime {
@@ -263,7 +293,7 @@ private:
     unsigned position;
     std::uint64_t acc;
     CTIR_DETAIL_ALWAYS_INLINE std::uint64_t operator()(const Object& node) const {
-      return engine.run_iterative(&node, flags_of(position), acc);
+      return fallback(engine, &node, position, acc);
     }
   };
 
@@ -279,41 +309,68 @@ private:
     if (position_depth(position) >= hash_recursion_budget) [[unlikely]] {
       return run_iterative(node, flags_of(position), acc);
     }
-    OnStatic on_static{*this, position, acc};
-    OnRuntime on_runtime{*this, position, acc};
-    return dispatch_in(Universe{}, *node, on_static, on_runtime);
+    using Slots = slot_table<Universe>;
+    if constexpr (Slots::hash.found) {
+      return slot_entries<HashEngine, Universe>[slot_of(node->dynamic_type_index(), Slots::hash)](
+          *this, node, position, acc);
+    } else {
+      OnStatic on_static{*this, position, acc};
+      OnRuntime on_runtime{*this, position, acc};
+      return dispatch_in(Universe{}, *node, on_static, on_runtime);
+    }
   }
 
+public:
+  // The entries of the dispatch table (see slot_entries), public for it; a hash starts at
+  // run(). The node has type T at entry<T> unless another type shares its slot.
   template <class T>
-  [[gnu::noinline]] std::uint64_t hash_static(const Object* object, unsigned position,
-                                              std::uint64_t acc) {
+  CTIR_DETAIL_NOIPA static std::uint64_t entry(HashEngine& self, const Object* object,
+                                               unsigned position, std::uint64_t acc) {
+    if (object->dynamic_type_index() != T::type_index) [[unlikely]] {
+      return fallback(self, object, position, acc);
+    }
     const T& node = static_cast<const T&>(*object);
     if constexpr (is_variable_node_v<T>) {
-      std::uint64_t token;
-      if (!first_encounter(&node, T::type_index, flags_of(position), token)) {
-        return fold(acc, token);
+      // A variable met again (every use after its definition) is one lookup; only a first
+      // encounter calls out, to fix its token and hash its fields.
+      if (const std::uint64_t* token = self.known_token(object)) [[likely]] {
+        return self.fold(acc, *token);
       }
-      acc = fold(acc, value_token<T>(node, token));
-      return hash_children<T>(node, position, acc);
+      return self.template hash_new_var<T>(node, position, acc);
     } else {
       if constexpr (is_dataflow_type_v<T> && has_node_fields_v<T>) {
         if (has_children_static(node)) {
           std::uint64_t reference;
-          if (graph_node_met_before(&node, reference)) {
-            return fold(acc, reference);
+          if (self.graph_node_met_before(&node, reference)) {
+            return self.fold(acc, reference);
           }
-          acc = fold(acc, value_token<T>(node, hash_combine(node_seed, T::type_index)));
-          return hash_children<T>(node, position, acc);
+          acc = self.fold(acc, value_token<T>(node, hash_combine(node_seed, T::type_index)));
+          return self.template hash_children<T>(node, position, acc);
         }
       }
       if constexpr (has_node_fields_v<T>) {
         if (node.use_count() > 1) [[unlikely]] {
-          return hash_shared<T>(node, position, acc);
+          return self.template hash_shared<T>(node, position, acc);
         }
       }
-      acc = fold(acc, value_token<T>(node, hash_combine(node_seed, T::type_index)));
-      return hash_children<T>(node, position, acc);
+      acc = self.fold(acc, value_token<T>(node, hash_combine(node_seed, T::type_index)));
+      return self.template hash_children<T>(node, position, acc);
     }
+  }
+
+  /// A node type outside Universe, through the runtime field tables.
+  [[gnu::noinline]] static std::uint64_t fallback(HashEngine& self, const Object* node,
+                                                  unsigned position, std::uint64_t acc) {
+    return self.run_iterative(node, flags_of(position), acc);
+  }
+
+private:
+  template <class T>
+  [[gnu::noinline]] std::uint64_t hash_new_var(const T& node, unsigned position,
+                                               std::uint64_t acc) {
+    const std::uint64_t token = record(&node, T::type_index, flags_of(position));
+    acc = fold(acc, value_token<T>(node, token));
+    return hash_children<T>(node, position, acc);
   }
 
   // A node referenced more than once: reuse its memoized contribution, or hash it and

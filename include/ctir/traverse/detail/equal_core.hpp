@@ -128,7 +128,12 @@ protected:
     return Step::descend;
   }
 
-private:
+  /// The rhs variable an lhs variable is bound to, or nullptr before its first encounter.
+  CTIR_DETAIL_ALWAYS_INLINE const Object** bound_partner(const Object* a) noexcept {
+    return var_lhs_.find(a);
+  }
+
+  // The first encounter of `a` on the lhs (bind_vars found no partner for it).
   Step bind_new(const Object* a, const Object* b, std::uint16_t flags, const EqualEntry* e) {
     if (const Object** partner = var_rhs_.find(b)) {
       const Object* bound = *partner;
@@ -150,6 +155,7 @@ private:
     return Step::descend;
   }
 
+private:
   CTIR_DETAIL_ALWAYS_INLINE void push(const EqualEntry& entry);
 
   bool step(const EqualEntry& e);

@@ -20,9 +20,10 @@ namespace ctir::detail::structural {
 
 /// The static layer's fast path: the same comparison, recursing through the
 /// compile-time hooks of the node types in Universe, as a hand-written comparator
-/// would. A tiny frameless `compare` (null and type checks, a jump table on the type)
-/// tail-calls one small function per node type, which compares the plain values and
-/// calls `compare` for the children (the last one again as a tail call). Past
+/// would. A tiny frameless `compare` (null and type checks) tail-calls, through a table
+/// indexed by the perfect hash of the type (slot_entries), one small function per node
+/// type, which compares the plain values and calls `compare` for the children (the last
+/// one again as a tail call); a variable met again is a lookup in that function. Past
 /// `recursion_budget` levels, or at a node type outside Universe, the subtree goes to
 /// the iterative core, synchronously, so the order (and so the binding of variables)
 /// is unchanged and the native stack stays bounded.
@@ -40,7 +41,7 @@ private:
     unsigned position;
     template <class T>
     CTIR_DETAIL_ALWAYS_INLINE bool operator()(const T& a) const {
-      return engine.template compare_static<T>(&a, b, position);
+      return entry<T>(engine, &a, b, position);
     }
   };
   struct OnRuntime {
@@ -48,7 +49,7 @@ private:
     const Object* b;
     unsigned position;
     CTIR_DETAIL_ALWAYS_INLINE bool operator()(const Object& a) const {
-      return engine.run_iterative(&a, b, flags_of(position));
+      return fallback(engine, &a, b, position);
     }
   };
 
@@ -58,39 +59,83 @@ private:
 
   // `position`: the entry flags and the recursion depth (see child_position).
   bool compare(const Object* a, const Object* b, unsigned position) {
-    if (a == nullptr || b == nullptr) [[unlikely]] {
-      return a == b;
+    // Two tests, not a combined one: compilers turn `a == nullptr || b == nullptr` into
+    // flag arithmetic on the path of every node.
+    if (a == nullptr) [[unlikely]] {
+      return b == nullptr;
     }
-    if (a->dynamic_type_index() != b->dynamic_type_index()) [[unlikely]] {
+    if (b == nullptr) [[unlikely]] {
+      return false;
+    }
+    const std::uint32_t index = a->dynamic_type_index();
+    if (index != b->dynamic_type_index()) [[unlikely]] {
       return false;
     }
     if (position_depth(position) >= recursion_budget) [[unlikely]] {
       return run_iterative(a, b, flags_of(position));
     }
-    OnStatic on_static{*this, b, position};
-    OnRuntime on_runtime{*this, b, position};
-    return dispatch_in(Universe{}, *a, on_static, on_runtime);
+    using Slots = slot_table<Universe>;
+    if constexpr (Slots::hash.found) {
+      return slot_entries<EqualEngine, Universe>[slot_of(index, Slots::hash)](*this, a, b,
+                                                                              position);
+    } else {
+      OnStatic on_static{*this, b, position};
+      OnRuntime on_runtime{*this, b, position};
+      return dispatch_in(Universe{}, *a, on_static, on_runtime);
+    }
   }
 
+public:
+  // The entries of the dispatch table (see slot_entries), public for it; a comparison starts
+  // at run(). The pair has the same type, T's at entry<T> unless another type shares its slot.
   template <class T>
-  [[gnu::noinline]] bool compare_static(const Object* a_object, const Object* b_object,
-                                        unsigned position) {
-    const T& a = static_cast<const T&>(*a_object);
-    const T& b = static_cast<const T&>(*b_object);
+  CTIR_DETAIL_NOIPA static bool entry(EqualEngine& self, const Object* a, const Object* b,
+                                      unsigned position) {
+    if (a->dynamic_type_index() != T::type_index) [[unlikely]] {
+      return fallback(self, a, b, position);
+    }
     if constexpr (is_variable_node_v<T>) {
-      const Step s = bind_vars(&a, &b, flags_of(position), nullptr);
-      if (s != Step::descend) {
-        return s == Step::done;
+      // A variable met again (most encounters: every use after its definition) is one
+      // lookup; only a first encounter calls out, to bind and compare the fields.
+      if (const Object** partner = self.bound_partner(a)) [[likely]] {
+        return *partner == b;
       }
-    } else if constexpr (has_node_fields_v<T>) {
-      if (a.use_count() > 1 || b.use_count() > 1) [[unlikely]] {
-        const bool graph = is_graph_type_v<T> && (has_children_static(a) || has_children_static(b));
-        const Step s = check_shared(&a, &b, graph, nullptr);
-        if (s != Step::descend) {
-          return s == Step::done;
+      return self.template compare_new_var<T>(a, b, position);
+    } else {
+      const T& x = static_cast<const T&>(*a);
+      const T& y = static_cast<const T&>(*b);
+      if constexpr (has_node_fields_v<T>) {
+        if ((x.use_count() | y.use_count()) > 1) [[unlikely]] {
+          const bool graph =
+              is_graph_type_v<T> && (has_children_static(x) || has_children_static(y));
+          const Step s = self.check_shared(a, b, graph, nullptr);
+          if (s != Step::descend) {
+            return s == Step::done;
+          }
         }
       }
+      return self.template compare_fields<T>(x, y, position);
     }
+  }
+
+  /// A node type outside Universe, through the runtime field tables.
+  [[gnu::noinline]] static bool fallback(EqualEngine& self, const Object* a, const Object* b,
+                                         unsigned position) {
+    return self.run_iterative(a, b, flags_of(position));
+  }
+
+private:
+  template <class T>
+  [[gnu::noinline]] bool compare_new_var(const Object* a, const Object* b, unsigned position) {
+    if (bind_new(a, b, flags_of(position), nullptr) != Step::descend) {
+      return false;
+    }
+    return compare_fields<T>(static_cast<const T&>(*a), static_cast<const T&>(*b), position);
+  }
+
+  // The plain values first, then the children in field order.
+  template <class T>
+  CTIR_DETAIL_ALWAYS_INLINE bool compare_fields(const T& a, const T& b, unsigned position) {
     const bool values_equal = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return (value_field_equal<T, I>(a, b) && ...);
     }

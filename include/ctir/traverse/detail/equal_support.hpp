@@ -21,6 +21,16 @@
 #include <utility>
 #include <vector>
 
+/// Out of line, and with the calling convention of its declaration: the per-type functions of
+/// the recursive drivers are reached from one dispatch, which then passes its own arguments
+/// through unchanged (a clone with fewer parameters, as g++ makes by default, costs argument
+/// moves on every node).
+#if defined(__GNUC__) && !defined(__clang__)
+#define CTIR_DETAIL_NOIPA [[gnu::noipa]]
+#else
+#define CTIR_DETAIL_NOIPA [[gnu::noinline]]
+#endif
+
 namespace ctir::detail::structural {
 
 /// Sentinel of an entry that is not an array element.
@@ -246,6 +256,30 @@ CTIR_DETAIL_ALWAYS_INLINE decltype(auto) dispatch_in(type_list<Ts...>, const Obj
   }
 }
 
+template <class Entries, std::size_t Slot, class... Ts>
+constexpr auto slot_entry() noexcept {
+  constexpr int position = slot_table<type_list<Ts...>>::position[Slot];
+  if constexpr (position >= 0) {
+    return &Entries::template entry<pack_element_t<static_cast<std::size_t>(position), Ts...>>;
+  } else {
+    return &Entries::fallback;
+  }
+}
+
+template <class Entries, class... Ts, std::size_t... Slots>
+constexpr auto make_slot_entries(type_list<Ts...>, std::index_sequence<Slots...>) noexcept {
+  return std::array{slot_entry<Entries, Slots, Ts...>()...};
+}
+
+/// A table of functions indexed by the perfect hash of Universe's type indices (which must
+/// have been found): at the slot of each type T, `&Entries::entry<T>`; at every other slot,
+/// `&Entries::fallback`. A call through it is a multiply, a shift and an indirect jump, with
+/// none of the range checks a switch adds; an entry must still compare the type index, as a
+/// type outside Universe may hash to its slot.
+template <class Entries, class Universe>
+inline constexpr auto slot_entries = make_slot_entries<Entries>(
+    Universe{}, std::make_index_sequence<std::size_t{1} << slot_table<Universe>::hash.bits>{});
+
 #undef CTIR_DETAIL_SLOT_CASE
 #undef CTIR_DETAIL_SLOT_CASES4
 #undef CTIR_DETAIL_SLOT_CASES16
@@ -343,20 +377,33 @@ inline std::uint64_t key_hash(const NodePair& key) noexcept {
 }
 
 /// An open-addressing hash map keyed by node identity; a value-initialized key marks an
-/// empty slot. Used only for variables and shared nodes, so it stays empty (and never
-/// allocates) while comparing or hashing a tree without sharing.
+/// empty slot (and is never looked up). Used only for variables and shared nodes, so it
+/// stays empty (and never allocates) while comparing or hashing a tree without sharing.
+///
+/// A lookup is on the path of every variable use, so it is kept to a multiply, a shift
+/// and a probe: an empty map points at a shared table of empty slots instead of testing
+/// its size, and the mask is stored rather than derived from the capacity.
 template <class Key, class Value>
 class FlatMap {
 public:
-  /// The value stored for `key`, or nullptr.
-  Value* find(const Key& key) noexcept {
-    if (size_ == 0) {
-      return nullptr;
+  FlatMap() noexcept = default;
+  FlatMap(const FlatMap&) = delete;
+  FlatMap& operator=(const FlatMap&) = delete;
+  FlatMap(FlatMap&& other) noexcept { take(other); }
+  FlatMap& operator=(FlatMap&& other) noexcept {
+    if (this != &other) {
+      release();
+      take(other);
     }
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = start(key);; i = (i + 1) & mask) {
+    return *this;
+  }
+  ~FlatMap() { release(); }
+
+  /// The value stored for `key`, or nullptr.
+  CTIR_DETAIL_ALWAYS_INLINE Value* find(const Key& key) noexcept {
+    for (std::size_t i = start(key);; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
-      if (slot.key == key) {
+      if (slot.key == key) [[likely]] {
         return &slot.value;
       }
       if (slot.key == Key{}) {
@@ -367,7 +414,7 @@ public:
 
   /// Stores `value` for a key that is not present yet.
   void insert_new(const Key& key, const Value& value) {
-    if ((size_ + 1) * 2 > slots_.size()) {
+    if ((size_ + 1) * 2 > capacity_) {
       grow();
     }
     place(key, value);
@@ -382,33 +429,58 @@ private:
     Value value{};
   };
 
+  // What an empty map probes: two slots, as the shift of an empty map (63) gives a start of
+  // 0 or 1. Never written: the first insertion allocates.
+  static inline Slot empty_slots_[2] = {};
+
   std::size_t start(const Key& key) const noexcept {
     return static_cast<std::size_t>(key_hash(key) >> shift_);
   }
 
   void place(const Key& key, const Value& value) noexcept {
-    const std::size_t mask = slots_.size() - 1;
     std::size_t i = start(key);
     while (!(slots_[i].key == Key{})) {
-      i = (i + 1) & mask;
+      i = (i + 1) & mask_;
     }
     slots_[i] = Slot{key, value};
   }
 
-  void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
-    shift_ = 64U - static_cast<unsigned>(std::countr_zero(slots_.size()));
-    for (const Slot& slot : old) {
-      if (!(slot.key == Key{})) {
-        place(slot.key, slot.value);
+  [[gnu::noinline]] void grow() {
+    Slot* const old = slots_;
+    const std::size_t old_capacity = capacity_;
+    capacity_ = old_capacity == 0 ? 16 : old_capacity * 2;
+    slots_ = new Slot[capacity_]();
+    mask_ = capacity_ - 1;
+    shift_ = 64U - static_cast<unsigned>(std::countr_zero(capacity_));
+    for (std::size_t i = 0; i < old_capacity; ++i) {
+      if (!(old[i].key == Key{})) {
+        place(old[i].key, old[i].value);
       }
+    }
+    if (old_capacity != 0) {
+      delete[] old;
     }
   }
 
-  std::vector<Slot> slots_;
+  void release() noexcept {
+    if (capacity_ != 0) {
+      delete[] slots_;
+    }
+  }
+
+  void take(FlatMap& other) noexcept {
+    slots_ = std::exchange(other.slots_, empty_slots_);
+    capacity_ = std::exchange(other.capacity_, 0);
+    mask_ = std::exchange(other.mask_, 1);
+    size_ = std::exchange(other.size_, 0);
+    shift_ = std::exchange(other.shift_, 63U);
+  }
+
+  Slot* slots_ = empty_slots_;
+  std::size_t mask_ = 1;
+  std::size_t capacity_ = 0;
   std::size_t size_ = 0;
-  unsigned shift_ = 64;
+  unsigned shift_ = 63;
 };
 
 /// The nodes visited once (see visited_once_v) that a walk or visit has met.
