@@ -1056,10 +1056,6 @@ std::string nested_prim(std::string_view open, std::string_view close, std::size
 
 TEST_CASE("input nested 100,000 levels deep fails cleanly with 'nesting too deep'") {
   const std::size_t n = very_deep;
-  SUBCASE("parentheses") {
-    check_too_deep([&] { (void)parse_prim_expr(repeat("(", n) + "1" + repeat(")", n)); });
-    check_too_deep([&] { (void)parse_expr(repeat("(", n) + "%x" + repeat(")", n)); });
-  }
   SUBCASE("graph-level ifs") {
     check_too_deep(
         [&] { (void)parse_expr(repeat("if (%c) { ", n) + "%x" + repeat(" } else { %x }", n)); });
@@ -1071,9 +1067,9 @@ TEST_CASE("input nested 100,000 levels deep fails cleanly with 'nesting too deep
   SUBCASE("closures") {
     check_too_deep([&] { (void)parse_expr(repeat("fn (%a) { ", n) + "%a" + repeat(" }", n)); });
   }
-  SUBCASE("calls and tuples") {
+  SUBCASE("calls") {
     check_too_deep([&] { (void)parse_expr(repeat("exp(", n) + "%x" + repeat(")", n)); });
-    check_too_deep([&] { (void)parse_expr(repeat("(", n) + "%x" + repeat(",)", n)); });
+    check_too_deep([&] { (void)parse_expr(repeat("@f(", n) + "%x" + repeat(")", n)); });
   }
   SUBCASE("for loops") {
     check_too_deep([&] { (void)parse_module(nested_prim("for %i in range(0, 1) {\n", "}\n", n)); });
@@ -1088,8 +1084,50 @@ TEST_CASE("input nested 100,000 levels deep fails cleanly with 'nesting too deep
   }
   SUBCASE("unclosed openers") {
     check_too_deep([&] { (void)parse_module("def @f() {\n" + repeat("{", n)); });
-    check_too_deep([&] { (void)parse_prim_expr(repeat("min(1, ", n)); });
+    check_too_deep([&] { (void)parse_expr(repeat("fn () { ", n)); });
   }
+}
+
+TEST_CASE("nesting past the limit is an error at the first construct past it") {
+  // Level k holds the k-th loop (a statement), whose bounds are one level deeper: the
+  // bounds of loop 500 are the first thing past the limit.
+  const std::string loops = nested_prim("for %i in range(0, 1) {\n", "}\n", max_nesting_depth + 10);
+  try {
+    (void)parse_module(loops, "loops.ctir");
+    FAIL("expected a ParseError");
+  } catch (const ParseError& error) {
+    CHECK(error.message().starts_with("nesting too deep"));
+    CHECK(error.line() == max_nesting_depth + 1);
+    CHECK(error.column() == std::string_view("for %i in range(").size() + 1);
+    CHECK(std::string(error.what())
+              .starts_with("loops.ctir:" + std::to_string(max_nesting_depth + 1) +
+                           ":17: error: nesting too deep"));
+  }
+}
+
+TEST_CASE("scalar expressions, parentheses and tuples nest without limit") {
+  // They are read on the parser's own stacks: the printer writes a scalar expression in
+  // a type or as a graph-level operand whole, however deep it is.
+  const std::size_t n = very_deep;
+  CHECK(parse_prim_expr(repeat("(", n) + "1" + repeat(")", n)).is<IntImmNode>());
+  CHECK(parse_expr(repeat("(", n) + "%x" + repeat(")", n)).is<VarNode>());
+  const std::string right = repeat("%a - (", n - 1) + "%a - %a" + repeat(")", n - 1);
+  CHECK(print(parse_prim_expr(right)) == right);
+  const std::string calls = repeat("min(1, max(", n) + "%a" + repeat(", 2))", n);
+  CHECK(print(parse_prim_expr(calls)) == calls);
+  const std::string forms = repeat("select(%p, cast<int32>(%A[", n) + "%a" + repeat("]), 0)", n);
+  CHECK(print(parse_prim_expr(forms)) == forms);
+  const Expr tuples = parse_expr(repeat("(", n) + "%x" + repeat(",)", n));
+  CHECK(tuples.is<TupleNode>());
+  CHECK(parse_expr(repeat("(%x, ", n) + "%x" + repeat(")", n)).is<TupleNode>());
+  CHECK(parse_type("Tensor[(" + right + "), float32]").is<TensorTypeNode>());
+  // An unclosed form is an error at the end of the input, not a crash.
+  const std::string unclosed_at = "1:" + std::to_string(7 * n + 1) +
+                                  ": error: expected a scalar expression but found end of input";
+  CHECK_THROWS_WITH_AS(parse_prim_expr(repeat("min(1, ", n)),
+                       doctest::Contains(unclosed_at.c_str()), ParseError);
+  CHECK_THROWS_WITH_AS(parse_prim_expr(repeat("(", n) + "1" + repeat(")", n - 1)),
+                       doctest::Contains("expected ')' but found end of input"), ParseError);
 }
 
 TEST_CASE("nesting just within the limit parses and prints back") {
