@@ -10,10 +10,11 @@ namespace ctir {
 /// block-valued lets, calls, statements, expressions, types and constant brackets (each
 /// inside another counts a level). An expression counts one level however deeply its
 /// operators, parentheses, tuples, loads, min, max, select and cast nest, and so does a
-/// type however deeply its tuple, function and shape expressions nest: those are read
-/// with stacks of the parser's own, since the printer writes them whole where no binding
-/// can break them up (a deep dimension expression in a parameter's type, a deep scalar
-/// operand of a graph-level call, a tuple type as deep as the value it describes).
+/// type however deeply its tuple and function types nest (a tensor type's dimension, an
+/// expression, one more): those are read with stacks of the parser's own, since the printer writes
+/// them whole where no binding can break them up (a deep dimension expression in a parameter's
+/// type, a deep scalar operand of a graph-level call, a tuple type as deep as the value it
+/// describes).
 ///
 /// The rest of the parser is recursive descent, and a level costs a few native frames:
 /// measured, about 1 KB in an optimized build and up to 8 KB in the costliest one (clang,
