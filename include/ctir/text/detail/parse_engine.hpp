@@ -343,6 +343,14 @@ private:
 
   PrimExpr as_prim(const Expr& e, std::size_t token);
 
+  /// `e` at `token` must be a scalar expression.
+  void check_prim(const Expr& e, std::size_t token) const {
+    if (!e.is<PrimExprNode>()) {
+      fail_not_prim(e, token);
+    }
+  }
+  [[noreturn]] void fail_not_prim(const Expr& e, std::size_t token) const;
+
   static std::string kind_of(const Expr& e);
 
   struct BinaryInfo {

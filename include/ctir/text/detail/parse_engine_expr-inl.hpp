@@ -16,9 +16,12 @@
 namespace ctir::detail {
 
 CTIR_INLINE PrimExpr ParseEngine::as_prim(const Expr& e, std::size_t token) {
-  if (const auto* prim = e.as<PrimExprNode>()) {
-    return ref_of(prim);
-  }
+  check_prim(e, token);
+  return ref_of(static_cast<const PrimExprNode*>(e.get()));
+}
+
+[[gnu::noinline]] CTIR_INLINE void ParseEngine::fail_not_prim(const Expr& e,
+                                                              std::size_t token) const {
   fail_at(token, "expected a scalar expression, but this is " + kind_of(e));
 }
 
@@ -187,6 +190,24 @@ CTIR_INLINE bool ParseEngine::negative_literal_ahead() const {
 
 CTIR_INLINE Expr ParseEngine::expr(Ctx ctx) {
   DepthGuard guard(*this, pos_);
+  // The commonest expressions, a variable or a number alone (an argument, an index, a
+  // value): no stacks. What follows them cannot continue an expression.
+  switch (tok(1).kind) {
+  case Tok::comma:
+  case Tok::rparen:
+  case Tok::rbracket:
+  case Tok::semicolon:
+  case Tok::rbrace:
+    if (tok().kind == Tok::local) {
+      return use_local(advance());
+    }
+    if (tok().kind == Tok::number) {
+      return number_literal(false);
+    }
+    break;
+  default:
+    break;
+  }
   ExprStacks& s = expr_;
   s.forms.push_back(
       ExprForm{Form::top, pos_, pos_, pos_, s.operands.size(), s.operators.size(), pos_});
@@ -204,7 +225,12 @@ CTIR_INLINE Expr ParseEngine::expr(Ctx ctx) {
         s.operators.push_back(ExprOperator{start, run});
       }
       const std::size_t primary = pos_;
-      if (!open_form(ctx, start, primary)) {
+      if (tok().kind == Tok::local) {
+        // The most common operand, without the calls below.
+        Expr value = use_local(advance());
+        s.operands.push_back(ExprOperand{std::move(value), start, primary});
+        want_operand = false;
+      } else if (!open_form(ctx, start, primary)) {
         Expr value = leaf(ctx);
         s.operands.push_back(ExprOperand{std::move(value), start, primary});
         want_operand = false;
@@ -227,14 +253,20 @@ CTIR_INLINE Expr ParseEngine::expr(Ctx ctx) {
       call_operand();
       continue;
     }
-    apply_prefixes();
+    if (s.operators.size() > s.forms.back().operators) {
+      apply_prefixes();
+    }
     if (const std::optional<BinaryInfo> info = binary_of(kind)) {
-      reduce(info->precedence);
+      if (s.operators.size() > s.forms.back().operators) {
+        reduce(info->precedence);
+      }
       s.operators.push_back(ExprOperator{advance(), 0, info->precedence, info->op});
       want_operand = true;
       continue;
     }
-    reduce(0);
+    if (s.operators.size() > s.forms.back().operators) {
+      reduce(0);
+    }
     switch (end_item(ctx)) {
     case ItemEnd::done: {
       Expr result = std::move(s.operands.back().value);
@@ -441,7 +473,8 @@ CTIR_INLINE ParseEngine::ItemEnd ParseEngine::end_item(Ctx ctx) {
   case Form::max:
   case Form::select:
   case Form::cast: {
-    const PrimExpr item = as_prim(s.operands.back().value, form.item);
+    const Expr& item = s.operands.back().value;
+    check_prim(item, form.item);
     if (form.kind == Form::select && items == 1) {
       check_bool(item, form.item, "condition of 'select'");
     }
@@ -477,7 +510,7 @@ CTIR_INLINE ParseEngine::ItemEnd ParseEngine::end_item(Ctx ctx) {
     break;
   }
   case Form::load: {
-    (void)as_prim(s.operands.back().value, form.item);
+    check_prim(s.operands.back().value, form.item);
     if (tok().kind == Tok::comma) {
       advance();
       form.item = pos_;
@@ -508,11 +541,19 @@ CTIR_INLINE bool ParseEngine::open_load() {
     fail_not(source.value, "indexed (only a variable can)");
   }
   const std::size_t open = advance();
-  if (tok().kind == Tok::rbracket) {
-    advance();
+  // `%A[]`, and `%A[%i]`, the commonest load, need no form.
+  const bool single = tok().kind == Tok::local && tok(1).kind == Tok::rbracket;
+  if (tok().kind == Tok::rbracket || single) {
     Owned<TensorLoadNode> node = make_object<TensorLoadNode>();
-    node->source = downcast<VarNode>(source.value);
-    s.operands.back().value = finish(std::move(node), source.primary);
+    if (single) {
+      const std::size_t index_token = advance();
+      Expr index = use_local(index_token);
+      check_prim(index, index_token);
+      node->indices.push_back(downcast<PrimExprNode>(index));
+    }
+    advance();
+    node->source = downcast<VarNode>(s.operands.back().value);
+    s.operands.back().value = finish(std::move(node), s.operands.back().primary);
     return false;
   }
   s.forms.push_back(ExprForm{Form::load, open, source.start, source.primary, s.operands.size(),
