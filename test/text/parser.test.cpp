@@ -901,6 +901,43 @@ TEST_CASE("type annotations that cannot match their values are errors") {
         "                ^");
 }
 
+TEST_CASE("the parts of loads, min, max, select, cast and tuples are errors where they start") {
+  // Each form checks an item as it ends, at the item's first token.
+  const std::string def = "def @main(%x: Tensor[(4), float32], %n: int32) {\n  %t = (%x, %x);\n  ";
+  CHECK(error_of(def + "add(%x, min(%n, %t))\n}\n")
+            .starts_with("model.ctir:3:19: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, select(%t, 1f, 2f))\n}\n")
+            .starts_with("model.ctir:3:18: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, cast<float32>(%t))\n}\n")
+            .starts_with("model.ctir:3:25: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, %x[%t])\n}\n")
+            .starts_with("model.ctir:3:14: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, %x[%n, %t])\n}\n")
+            .starts_with("model.ctir:3:18: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, max(%n + %t.0, 1))\n}\n")
+            .starts_with("model.ctir:3:20: error: the operands of '+' must be scalar expressions, "
+                         "but this is a tuple projection"));
+  CHECK(error_of(def + "%t.0[%n]\n}\n")
+            .starts_with("model.ctir:3:7: error: a tuple projection cannot be indexed"));
+  // A form closes with its own closer, after as many items as it takes.
+  CHECK(error_of(def + "min(%n, %n, %n)\n}\n")
+            .starts_with("model.ctir:3:13: error: expected ')' but found ','"));
+  CHECK(error_of(def + "select(%n < 1, %n)\n}\n")
+            .starts_with("model.ctir:3:20: error: expected ',' but found ')'"));
+  CHECK(error_of(def + "%x[%n, %n)\n}\n")
+            .starts_with("model.ctir:3:12: error: expected ']' but found ')'"));
+  CHECK(error_of(def + "((%x, %x)\n}\n")
+            .starts_with("model.ctir:4:1: error: expected ')' but found '}'"));
+  // Prefixes apply to what follows them whole, loads and projections included.
+  CHECK(print(parse_prim_expr("-%A[%i] * !%p[0]")) == "-%A[%i] * !%p[0]");
+  CHECK(print(parse_expr("(%t.0, (%x,), ())")) == "%0 = (%x,);\n%1 = ();\n(%t.0, %0, %1)");
+}
+
 TEST_CASE("operators, conditions and dimensions whose types the parser knows are checked") {
   // Each is an error at the offending operand, with the expected and the found type.
   CHECK(error_of("prim @f(%P: Tensor[(4), bool]) {\n  %P[0] = !(-false);\n}\n")
