@@ -901,6 +901,43 @@ TEST_CASE("type annotations that cannot match their values are errors") {
         "                ^");
 }
 
+TEST_CASE("the parts of loads, min, max, select, cast and tuples are errors where they start") {
+  // Each form checks an item as it ends, at the item's first token.
+  const std::string def = "def @main(%x: Tensor[(4), float32], %n: int32) {\n  %t = (%x, %x);\n  ";
+  CHECK(error_of(def + "add(%x, min(%n, %t))\n}\n")
+            .starts_with("model.ctir:3:19: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, select(%t, 1f, 2f))\n}\n")
+            .starts_with("model.ctir:3:18: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, cast<float32>(%t))\n}\n")
+            .starts_with("model.ctir:3:25: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, %x[%t])\n}\n")
+            .starts_with("model.ctir:3:14: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, %x[%n, %t])\n}\n")
+            .starts_with("model.ctir:3:18: error: expected a scalar expression, but this is a "
+                         "tuple"));
+  CHECK(error_of(def + "add(%x, max(%n + %t.0, 1))\n}\n")
+            .starts_with("model.ctir:3:20: error: the operands of '+' must be scalar expressions, "
+                         "but this is a tuple projection"));
+  CHECK(error_of(def + "%t.0[%n]\n}\n")
+            .starts_with("model.ctir:3:7: error: a tuple projection cannot be indexed"));
+  // A form closes with its own closer, after as many items as it takes.
+  CHECK(error_of(def + "min(%n, %n, %n)\n}\n")
+            .starts_with("model.ctir:3:13: error: expected ')' but found ','"));
+  CHECK(error_of(def + "select(%n < 1, %n)\n}\n")
+            .starts_with("model.ctir:3:20: error: expected ',' but found ')'"));
+  CHECK(error_of(def + "%x[%n, %n)\n}\n")
+            .starts_with("model.ctir:3:12: error: expected ']' but found ')'"));
+  CHECK(error_of(def + "((%x, %x)\n}\n")
+            .starts_with("model.ctir:4:1: error: expected ')' but found '}'"));
+  // Prefixes apply to what follows them whole, loads and projections included.
+  CHECK(print(parse_prim_expr("-%A[%i] * !%p[0]")) == "-%A[%i] * !%p[0]");
+  CHECK(print(parse_expr("(%t.0, (%x,), ())")) == "%0 = (%x,);\n%1 = ();\n(%t.0, %0, %1)");
+}
+
 TEST_CASE("operators, conditions and dimensions whose types the parser knows are checked") {
   // Each is an error at the offending operand, with the expected and the found type.
   CHECK(error_of("prim @f(%P: Tensor[(4), bool]) {\n  %P[0] = !(-false);\n}\n")
@@ -1056,10 +1093,6 @@ std::string nested_prim(std::string_view open, std::string_view close, std::size
 
 TEST_CASE("input nested 100,000 levels deep fails cleanly with 'nesting too deep'") {
   const std::size_t n = very_deep;
-  SUBCASE("parentheses") {
-    check_too_deep([&] { (void)parse_prim_expr(repeat("(", n) + "1" + repeat(")", n)); });
-    check_too_deep([&] { (void)parse_expr(repeat("(", n) + "%x" + repeat(")", n)); });
-  }
   SUBCASE("graph-level ifs") {
     check_too_deep(
         [&] { (void)parse_expr(repeat("if (%c) { ", n) + "%x" + repeat(" } else { %x }", n)); });
@@ -1071,9 +1104,9 @@ TEST_CASE("input nested 100,000 levels deep fails cleanly with 'nesting too deep
   SUBCASE("closures") {
     check_too_deep([&] { (void)parse_expr(repeat("fn (%a) { ", n) + "%a" + repeat(" }", n)); });
   }
-  SUBCASE("calls and tuples") {
+  SUBCASE("calls") {
     check_too_deep([&] { (void)parse_expr(repeat("exp(", n) + "%x" + repeat(")", n)); });
-    check_too_deep([&] { (void)parse_expr(repeat("(", n) + "%x" + repeat(",)", n)); });
+    check_too_deep([&] { (void)parse_expr(repeat("@f(", n) + "%x" + repeat(")", n)); });
   }
   SUBCASE("for loops") {
     check_too_deep([&] { (void)parse_module(nested_prim("for %i in range(0, 1) {\n", "}\n", n)); });
@@ -1088,8 +1121,50 @@ TEST_CASE("input nested 100,000 levels deep fails cleanly with 'nesting too deep
   }
   SUBCASE("unclosed openers") {
     check_too_deep([&] { (void)parse_module("def @f() {\n" + repeat("{", n)); });
-    check_too_deep([&] { (void)parse_prim_expr(repeat("min(1, ", n)); });
+    check_too_deep([&] { (void)parse_expr(repeat("fn () { ", n)); });
   }
+}
+
+TEST_CASE("nesting past the limit is an error at the first construct past it") {
+  // Level k holds the k-th loop (a statement), whose bounds are one level deeper: the
+  // bounds of loop 500 are the first thing past the limit.
+  const std::string loops = nested_prim("for %i in range(0, 1) {\n", "}\n", max_nesting_depth + 10);
+  try {
+    (void)parse_module(loops, "loops.ctir");
+    FAIL("expected a ParseError");
+  } catch (const ParseError& error) {
+    CHECK(error.message().starts_with("nesting too deep"));
+    CHECK(error.line() == max_nesting_depth + 1);
+    CHECK(error.column() == std::string_view("for %i in range(").size() + 1);
+    CHECK(std::string(error.what())
+              .starts_with("loops.ctir:" + std::to_string(max_nesting_depth + 1) +
+                           ":17: error: nesting too deep"));
+  }
+}
+
+TEST_CASE("scalar expressions, parentheses and tuples nest without limit") {
+  // They are read on the parser's own stacks: the printer writes a scalar expression in
+  // a type or as a graph-level operand whole, however deep it is.
+  const std::size_t n = very_deep;
+  CHECK(parse_prim_expr(repeat("(", n) + "1" + repeat(")", n)).is<IntImmNode>());
+  CHECK(parse_expr(repeat("(", n) + "%x" + repeat(")", n)).is<VarNode>());
+  const std::string right = repeat("%a - (", n - 1) + "%a - %a" + repeat(")", n - 1);
+  CHECK(print(parse_prim_expr(right)) == right);
+  const std::string calls = repeat("min(1, max(", n) + "%a" + repeat(", 2))", n);
+  CHECK(print(parse_prim_expr(calls)) == calls);
+  const std::string forms = repeat("select(%p, cast<int32>(%A[", n) + "%a" + repeat("]), 0)", n);
+  CHECK(print(parse_prim_expr(forms)) == forms);
+  const Expr tuples = parse_expr(repeat("(", n) + "%x" + repeat(",)", n));
+  CHECK(tuples.is<TupleNode>());
+  CHECK(parse_expr(repeat("(%x, ", n) + "%x" + repeat(")", n)).is<TupleNode>());
+  CHECK(parse_type("Tensor[(" + right + "), float32]").is<TensorTypeNode>());
+  // An unclosed form is an error at the end of the input, not a crash.
+  const std::string unclosed_at = "1:" + std::to_string(7 * n + 1) +
+                                  ": error: expected a scalar expression but found end of input";
+  CHECK_THROWS_WITH_AS(parse_prim_expr(repeat("min(1, ", n)),
+                       doctest::Contains(unclosed_at.c_str()), ParseError);
+  CHECK_THROWS_WITH_AS(parse_prim_expr(repeat("(", n) + "1" + repeat(")", n - 1)),
+                       doctest::Contains("expected ')' but found end of input"), ParseError);
 }
 
 TEST_CASE("nesting just within the limit parses and prints back") {

@@ -2,6 +2,7 @@
 // and parse(print(m)) is structurally equal to m, for golden files and random modules.
 #include <ctir/ir/builder.hpp>
 #include <ctir/ir/ir.hpp>
+#include <ctir/text/nesting.hpp>
 #include <ctir/text/parser.hpp>
 #include <ctir/text/printer.hpp>
 #include <ctir/traverse/assert_structural_equal.hpp>
@@ -388,4 +389,133 @@ TEST_CASE("graph-level calls and tuples nested 100,000 deep read back") {
   const std::string text = check_built_round_trip(
       IRModule{Function::make({x}, Tuple::make({calls, tuples}), {}, {}, "main")});
   CHECK(text.find("%199999 = ") != std::string::npos);
+}
+
+namespace {
+
+/// A scalar expression of `n` nested `depth` levels deep in the text: min, a right
+/// operand and max in turn.
+PrimExpr nested_in_text(const PrimExpr& n, int depth) {
+  PrimExpr value = n;
+  for (int k = 0; k < depth; ++k) {
+    value = k % 3 == 0 ? min(value, n) : (k % 3 == 1 ? n - value : max(n, value));
+  }
+  return value;
+}
+
+} // namespace
+
+TEST_CASE("a deep scalar expression in a type or a graph-level operand reads back") {
+  // A type is written whole (no statement precedes a parameter's type to bind parts of
+  // it), and so is a scalar operand of a graph-level call: the parser reads scalar
+  // expressions at any depth.
+  for (const int depth : {1000, 100000}) {
+    CAPTURE(depth);
+    SUBCASE("in the types of a tensor-level function's parameters and allocations") {
+      const Var n = Var::make("n", DataType::int32());
+      const Var A =
+          Var::make("A", TensorType::make({nested_in_text(n, depth)}, DataType::float32()));
+      PrimExpr chain = n;
+      for (int k = 0; k < depth; ++k) {
+        chain = chain + 1; // `%n + 1 + 1 ...`: a left-nested chain does not nest
+      }
+      const Var T =
+          Var::make("T", TensorType::make({chain, nested_in_text(n, depth)}, DataType::float32()));
+      const std::string text = check_built_round_trip(IRModule{PrimFunc::make(
+          "f", {n, A},
+          SeqStmt::make({Allocate::make(T), TensorStore::make(A, {0}, PrimExpr(1.0f))}))});
+      CHECK(max_parentheses(text) > 2 * static_cast<std::size_t>(depth) / 3);
+      CHECK(text.find("%0 = ") == std::string::npos);
+    }
+    SUBCASE("in the types of a graph-level function and as an operand of a call") {
+      const Var n = Var::make("n", DataType::int32());
+      const Var x = Var::make("x", TensorType::make({n}, DataType::int32()));
+      const Var y = Var::make("y", TensorType::make({nested_in_text(n, depth)}, DataType::int32()));
+      const Var z = Var::make("z", TensorType::make({nested_in_text(n, depth)}, DataType::int32()));
+      const Expr body =
+          Let::make(z, y, Tuple::make({call("add", {x, nested_in_text(n, depth)}), z}));
+      const std::string text =
+          check_built_round_trip(IRModule{Function::make({x, y}, body, {}, {}, "main")});
+      CHECK(text.find("  %0 = add(%x, ") != std::string::npos);
+      CHECK(max_parentheses(text) > 2 * static_cast<std::size_t>(depth) / 3);
+    }
+  }
+}
+
+namespace {
+
+/// A tensor-level function whose store sits under `depth` nested blocks of `kind` (0:
+/// loops, 1: ifs, 2: bare blocks), its value `value_depth` levels deep.
+IRModule nested_blocks(int kind, std::size_t depth, int value_depth) {
+  const Var n = Var::make("n", DataType::int32());
+  const Var A = Var::make("A", TensorType::make({PrimExpr(4)}, DataType::int32()));
+  PrimExpr value = 1;
+  for (int k = 0; k < value_depth; ++k) {
+    value = n - value;
+  }
+  Stmt body = TensorStore::make(A, {0}, value);
+  for (std::size_t k = 0; k < depth; ++k) {
+    const SeqStmt block = SeqStmt::make({body});
+    body = kind == 0   ? Stmt(For::make(Var::make("i", DataType::int32()), 0, 1, block))
+           : kind == 1 ? Stmt(IfThenElse::make(lt(n, 4), block))
+                       : Stmt(block);
+  }
+  return IRModule{PrimFunc::make("f", {n, A}, SeqStmt::make({body}))};
+}
+
+/// A graph-level function whose result sits under `depth` nested `kind` (0: ifs in then
+/// branches, 1: closures in lets, 2: lets in let values).
+IRModule nested_values(int kind, std::size_t depth) {
+  const Var x = Var::make("x", TensorType::make({PrimExpr(4)}, DataType::float32()));
+  const Var c = Var::make("c", TensorType::make({}, DataType::boolean()));
+  Expr body = x;
+  for (std::size_t k = 0; k < depth; ++k) {
+    const Var v = Var::make(kind == 1 ? "f" : "v");
+    body = kind == 0   ? Expr(If::make(c, body, x))
+           : kind == 1 ? Expr(Let::make(v, Function::make({}, body), v))
+                       : Expr(Let::make(v, body, v));
+  }
+  return IRModule{Function::make({x, c}, body, {}, {}, "main")};
+}
+
+/// `module` prints text that the parser refuses as nested too deeply, at `token` on a
+/// line past the first `min_line` lines.
+void check_too_deep_at(const IRModule& module, const std::string& token, std::size_t min_line) {
+  const std::string text = print(module);
+  try {
+    (void)parse_module(text, "deep.ctir");
+    FAIL("expected a ParseError");
+  } catch (const ParseError& error) {
+    CHECK(error.message().starts_with("nesting too deep"));
+    CHECK(error.line() > min_line);
+    const std::string at = error.source_line().substr(error.column() - 1, token.size());
+    CHECK(at == token);
+  }
+}
+
+} // namespace
+
+TEST_CASE(
+    "blocks nested to the nesting limit read back, and deeper ones are an error at their place") {
+  // The text nests a level per block, a level for a statement and one for an
+  // expression however deep it is: a store's 64-deep value under 498 blocks reads back.
+  const std::size_t limit = max_nesting_depth;
+  for (int kind = 0; kind < 3; ++kind) {
+    CAPTURE(kind);
+    check_built_round_trip(nested_blocks(kind, limit - 2, 64));
+    check_too_deep_at(nested_blocks(kind, limit - 1, 0), "0] = 1;", limit - 1);
+    check_too_deep_at(nested_blocks(kind, 100000, 0),
+                      kind == 2 ? "{" : (kind == 0 ? "0, 1)" : "%n < 4"), limit);
+  }
+  // An if's branches are a level below its condition; a closure's body a level below
+  // the let that binds it; a let's value, the last level, may be a variable.
+  const std::size_t most[] = {limit - 1, limit - 1, limit};
+  const std::string past[] = {"%c", "%x", "%x"};
+  for (int kind = 0; kind < 3; ++kind) {
+    CAPTURE(kind);
+    check_built_round_trip(nested_values(kind, most[kind]));
+    check_too_deep_at(nested_values(kind, most[kind] + 1), past[kind], limit - 1);
+    check_too_deep_at(nested_values(kind, 100000), kind == 0 ? "%c" : (kind == 1 ? "fn" : "{"),
+                      limit - 1);
+  }
 }

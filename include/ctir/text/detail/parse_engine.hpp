@@ -334,9 +334,22 @@ private:
 
   // ---- expressions (parse_engine_expr-inl.hpp) ------------------------------------------
 
+  /// An expression, read without recursion as far as its operators, parentheses,
+  /// tuples, loads, projections, min, max, select and cast go: those nest on expr's own
+  /// stacks, so a scalar expression of any depth reads on a small native stack. What
+  /// recurses (call arguments, blocks, closures, ifs, constants, types) counts a level
+  /// of max_nesting_depth, and so does the expression itself.
   Expr expr(Ctx ctx);
 
   PrimExpr as_prim(const Expr& e, std::size_t token);
+
+  /// `e` at `token` must be a scalar expression.
+  void check_prim(const Expr& e, std::size_t token) const {
+    if (!e.is<PrimExprNode>()) {
+      fail_not_prim(e, token);
+    }
+  }
+  [[noreturn]] void fail_not_prim(const Expr& e, std::size_t token) const;
 
   static std::string kind_of(const Expr& e);
 
@@ -345,10 +358,6 @@ private:
     int precedence;
   };
   static std::optional<BinaryInfo> binary_of(Tok kind);
-
-  /// Operators of precedence `min_precedence` or more, left associative (precedence
-  /// climbing: a chain of one operator is a loop, not a recursion).
-  Expr binary(int min_precedence, Ctx ctx);
 
   PrimExpr operand(const Expr& e, std::size_t token, std::size_t op_token);
 
@@ -386,40 +395,85 @@ private:
   /// after it, with no space (`-3`, `-2.5f`, `-inff`; `- 3` and `-(3)` negate).
   bool negative_literal_ahead() const;
 
-  /// Prefix `-` and `!`, gathered in a loop so that a long run costs no stack.
-  Expr unary(Ctx ctx);
+  /// An operand read by expr: `start` is where its prefixes begin, `primary` where what
+  /// they apply to begins (loads, projections and calls span from there).
+  struct ExprOperand {
+    Expr value;
+    std::size_t start;
+    std::size_t primary;
+  };
 
-  /// A primary followed by loads `[...]`, and (graph-level) projections `.0` and calls.
-  Expr postfix(Ctx ctx);
+  /// An operator expr has read and not applied yet: a binary operator, or a run of
+  /// `prefixes` prefix operators (the last tokens of its prefix list).
+  struct ExprOperator {
+    std::size_t token = 0;
+    std::size_t prefixes = 0;
+    int precedence = 0;
+    BinaryOp op = BinaryOp::add;
+  };
+
+  /// A form expr has opened and not closed yet; its items are the operands from
+  /// `operands` on, read with the operators from `operators` on.
+  enum class Form : std::uint8_t { top, paren, tuple, min, max, select, cast, load };
+  struct ExprForm {
+    Form kind;
+    std::size_t open;      ///< its first token (`(`, `min`, `select`, `cast`, `[`)
+    std::size_t start;     ///< the operand it makes: where its prefixes begin
+    std::size_t primary;   ///< ... and where it begins
+    std::size_t operands;  ///< the operand stack's size when it opened
+    std::size_t operators; ///< the operator stack's size when it opened
+    std::size_t item;      ///< the first token of the item being read
+    DataType dtype{};      ///< a cast's
+  };
+
+  /// The work stacks of expr, kept between calls so that an expression costs no
+  /// allocation once the stacks have grown; a nested expr (a call's argument, a block)
+  /// works above the enclosing one's entries.
+  struct ExprStacks {
+    std::vector<ExprOperand> operands;
+    std::vector<ExprOperator> operators;
+    std::vector<std::size_t> prefixes;
+    std::vector<ExprForm> forms;
+  };
+
+  /// If the current token opens a form (`(`, `min(`, `max(`, `select(`, `cast<T>(`),
+  /// consumes its opening and pushes it; `start` and `primary` are as in ExprOperand.
+  bool open_form(Ctx ctx, std::size_t start, std::size_t primary);
+
+  /// A primary that opens no form: a variable, a literal, and (graph-level) a global, a
+  /// block, a closure, an if, a call_dps, a constant or an operator.
+  Expr leaf(Ctx ctx);
+
+  /// Applies the binary operators of the innermost form with precedence `min_precedence`
+  /// or more to their operands (left associative).
+  void reduce(int min_precedence);
+
+  /// Applies a run of prefixes waiting for the operand on top (`-` and `!`, innermost
+  /// first).
+  void apply_prefixes();
+
+  /// What follows an item of a form: the whole expression was read, another item of the
+  /// form begins, or the form closed and its value is the operand on top.
+  enum class ItemEnd : std::uint8_t { done, next, closed };
+
+  /// The innermost form's current item is complete: reads the separator or the closer
+  /// after it.
+  ItemEnd end_item(Ctx ctx);
+
+  /// `%A[` after the operand on top: opens a load (true), or makes one with no indices,
+  /// `%A[]` (false).
+  bool open_load();
+
+  /// A call of the operand on top, `(args)` (graph-level).
+  void call_operand();
 
   [[noreturn]] void fail_not(const Expr& e, std::string_view what) const;
-
-  /// `%A[%i, %j]`
-  Expr load(Expr source, std::size_t start);
 
   /// `%t.0`
   Expr projection(Expr tuple, std::size_t start);
 
-  Expr primary(Ctx ctx);
-
-  /// `(e)`, and (graph-level) tuples `()`, `(a,)`, `(a, b)`.
-  Expr parenthesized(Ctx ctx);
-
-  Expr word_primary(Ctx ctx);
-
   // min, max, select and cast are tensor-level forms, also inside graph-level code
   // (`add(%x, max(%n, 1))`); their operands must turn out to be scalar.
-
-  /// `min(a, b)`, `max(a, b)`
-  Expr min_max(Ctx ctx);
-
-  /// `select(c, a, b)`
-  Expr select_expr(Ctx ctx);
-
-  /// `cast<dtype>(e)`
-  Expr cast_expr(Ctx ctx);
-
-  PrimExpr scalar_operand(Ctx ctx);
 
   // ---- literals (parse_engine_literal-inl.hpp) ------------------------------------------
 
@@ -458,6 +512,7 @@ private:
   std::size_t pos_ = 0;
   std::size_t last_ = 0;
   std::size_t depth_ = 0;
+  ExprStacks expr_;
   /// Whether tensor-level temporaries were defined, and the nodes the statements read
   /// since then stand for, written out as trees (see spend_expansion).
   bool prim_temps_seen_ = false;

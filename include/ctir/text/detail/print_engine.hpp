@@ -23,10 +23,12 @@
 
 namespace ctir::detail {
 
-/// How deeply a tensor-level expression may nest in printed text (parentheses, call-like
-/// forms, load indices) before the printer binds inner parts to temporaries `%N = e;`:
-/// far below the parser's max_nesting_depth, so that a statement inside deeply nested
-/// blocks still reads back, and far above what is written by hand.
+/// How deeply a statement's tensor-level expression may nest in printed text
+/// (parentheses, call-like forms, load indices) before the printer binds inner parts to
+/// temporaries `%N = e;`: far above what is written by hand, and low enough that a line
+/// stays readable. The parser reads expressions at any depth, so this is a matter of
+/// form: where no statement can bind them (types, graph-level operands), expressions are
+/// written whole.
 inline constexpr std::size_t max_printed_expr_depth = 64;
 
 /// The engine behind print and print_with_ranges.
