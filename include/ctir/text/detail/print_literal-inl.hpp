@@ -4,6 +4,7 @@
 #include <ctir/text/detail/print_literal.hpp>
 
 #include <ctir/hooks/value_traits.hpp>
+#include <ctir/text/diagnostic.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -80,7 +81,8 @@ CTIR_INLINE bool append_float_literal(std::string& out, double value, DataType d
 CTIR_INLINE void append_string_literal(std::string& out, std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
     switch (c) {
     case '"':
@@ -99,7 +101,16 @@ CTIR_INLINE void append_string_literal(std::string& out, std::string_view text) 
       out += "\\r";
       break;
     default:
-      if (byte < 0x20U || byte == 0x7FU) {
+      if (byte >= 0x80U) {
+        // A whole UTF-8 character is written as it is; any other byte (a string built with
+        // \xHH escapes or in C++) is escaped, since the parser reads only UTF-8 text.
+        if (const std::size_t length = utf8_char_length(text.substr(i)); length != 0) {
+          out.append(text.substr(i, length));
+          i += length;
+          continue;
+        }
+      }
+      if (byte < 0x20U || byte >= 0x7FU) {
         out += "\\x";
         out += hex[byte >> 4U];
         out += hex[byte & 0xFU];
@@ -107,6 +118,7 @@ CTIR_INLINE void append_string_literal(std::string& out, std::string_view text) 
         out += c;
       }
     }
+    ++i;
   }
   out += '"';
 }

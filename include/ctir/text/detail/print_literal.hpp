@@ -53,8 +53,9 @@ bool append_int_literal(std::string& out, std::int64_t value, DataType dtype);
 bool append_float_literal(std::string& out, double value, DataType dtype);
 
 /// Appends a double-quoted string: `"` and `\` are escaped with a backslash, newline,
-/// tab and carriage return as `\n` `\t` `\r`, other control bytes as `\xHH`, so a
-/// printed string never spans lines.
+/// tab and carriage return as `\n` `\t` `\r`, other control bytes and bytes that are not
+/// part of a UTF-8 character as `\xHH`, so a printed string never spans lines and always
+/// reads back (the parser takes UTF-8 text only).
 void append_string_literal(std::string& out, std::string_view text);
 
 /// Appends an attribute value: `true`, `3`, `0.5f64`, `"text"`, `[3, 2]`.
