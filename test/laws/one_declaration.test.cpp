@@ -262,7 +262,8 @@ TEST_CASE("a node type registered at run time gets its scopes from its field spe
   const auto make = [&](const Expr& value, const Expr& body) {
     auto node = make_dynamic<ExprNode>(type);
     node->nodes = {v, value, body};
-    return Expr(std::move(node).publish());
+    Expr expr = std::move(node);
+    return expr;
   };
   CHECK(messages(graph_module(x, make(x, v))).empty());
   CHECK(messages(graph_module(x, make(v, v))) ==
@@ -297,7 +298,7 @@ TEST_CASE("the printer's graph plan reads a with's children and its block from i
   // value (a call, so a temporary) in the enclosing one.
   detail::GraphPlan plan;
   plan.build(*node, [](const Object& n) {
-    return n.is<WithNode>() ? detail::GraphKind::call : detail::graph_kind(n);
+    return instance_of<WithNode>(n) ? detail::GraphKind::call : detail::graph_kind(n);
   });
   CHECK(plan.info(0).node == node.get());
   CHECK(plan.info(0).inner == 1);
