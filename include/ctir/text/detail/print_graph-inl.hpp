@@ -98,19 +98,21 @@ CTIR_INLINE std::uint32_t graph_block_count(const TypeInfo& type,
   return blocks;
 }
 
-CTIR_INLINE const std::vector<GraphField>& GraphPlan::fields_of(const TypeInfo& type) {
-  for (const auto& [info, fields] : fields_) {
-    if (info == &type) {
-      return fields;
+CTIR_INLINE const GraphPlan::GraphType& GraphPlan::type_of(const TypeInfo& type) {
+  for (const GraphType& known : types_) {
+    if (known.type == &type) {
+      return known;
     }
   }
-  fields_.emplace_back(&type, graph_fields_of(type));
-  return fields_.back().second;
+  std::vector<GraphField> fields = graph_fields_of(type);
+  const std::uint32_t blocks = graph_block_count(type, fields);
+  types_.push_back({&type, std::move(fields), blocks});
+  return types_.back();
 }
 
 CTIR_INLINE void GraphPlan::build(const Object& root, GraphKind (*kind_of)(const Object&)) {
   kind_of_ = kind_of;
-  fields_.clear();
+  types_.clear();
   index_.clear();
   nodes_.clear();
   edges_.clear();
@@ -144,7 +146,7 @@ CTIR_INLINE void GraphPlan::count_uses(const Object& root) {
     stack.pop_back();
     nodes_[current].edge_begin = static_cast<std::uint32_t>(edges_.size());
     const Object& node = *nodes_[current].node;
-    const std::vector<GraphField>& fields = fields_of(node.type_info());
+    const std::vector<GraphField>& fields = type_of(node.type_info()).fields;
     for_each_graph_child(node, nodes_[current].kind, fields,
                          [&](const Object* child, UseKind use, std::uint32_t block) {
                            const GraphKind kind = kind_of_(*child);
@@ -213,8 +215,7 @@ CTIR_INLINE void GraphPlan::place() {
       info.inner = info.mode == GraphMode::unrolled_let ? info.home : new_block(info.home);
     } else {
       // Blocks from the hooks: one per block field, numbered from inner.
-      const TypeInfo& type = info.node->type_info();
-      const std::uint32_t blocks = graph_block_count(type, fields_of(type));
+      const std::uint32_t blocks = type_of(info.node->type_info()).blocks;
       for (std::uint32_t k = 0; k < blocks; ++k) {
         const std::int32_t id = new_block(info.home);
         info.inner = k == 0 ? id : info.inner;

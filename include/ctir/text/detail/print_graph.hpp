@@ -197,8 +197,14 @@ public:
 private:
   std::uint32_t add_node(const Object* node, GraphKind kind, UseKind use);
 
-  /// graph_fields_of(type), computed once per type and build.
-  const std::vector<GraphField>& fields_of(const TypeInfo& type);
+  /// What the plan reads of a node type: its graph fields and its number of blocks.
+  struct GraphType {
+    const TypeInfo* type;
+    std::vector<GraphField> fields;
+    std::uint32_t blocks;
+  };
+  /// The graph fields of `type`, computed once per type and build.
+  const GraphType& type_of(const TypeInfo& type);
 
   /// Pass 1: every distinct non-atomic expression (numbered in discovery order, the
   /// root first), its edges, its number of uses and the kind of its first use.
@@ -223,8 +229,8 @@ private:
   std::vector<GraphNodeInfo> nodes_;
   std::vector<GraphEdge> edges_;
   std::vector<GraphBlock> blocks_;
-  /// The graph fields of the node types met (a printed function has a handful: a scan).
-  std::vector<std::pair<const TypeInfo*, std::vector<GraphField>>> fields_;
+  /// The node types met (a printed function has a handful: a scan finds them).
+  std::vector<GraphType> types_;
 };
 
 } // namespace ctir::detail

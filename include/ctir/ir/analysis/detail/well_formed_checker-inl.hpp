@@ -148,7 +148,7 @@ CTIR_INLINE void Checker::visit(const Item& item) {
       item.region == Region::pattern_top || item.region == Region::pattern_nested ? item.region
                                                                                   : Region::use;
   plan_.clear();
-  add_fields(node, info, inherited);
+  add_fields(node, info, inherited, has_defs);
   for (std::size_t k = plan_.size(); k-- > 0;) {
     stack_.push_back(plan_[k]);
   }
@@ -186,11 +186,13 @@ CTIR_INLINE std::size_t Checker::scope_start(const Object& node, const TypeInfo&
   return field.scope_begin;
 }
 
-CTIR_INLINE void Checker::add_fields(const Object& node, const TypeInfo& info, Region inherited) {
-  // The node is a scope unless all its definitions outlive it (they last to the end of the
-  // enclosing block).
+CTIR_INLINE void Checker::add_fields(const Object& node, const TypeInfo& info, Region inherited,
+                                     bool has_defs) {
+  // A node with definitions is a scope unless all of them outlive it (they last to the end
+  // of the enclosing block).
   bool scoped = false;
-  for (const FieldInfo& field : info.fields) {
+  for (std::size_t i = 0; has_defs && i < info.fields.size(); ++i) {
+    const FieldInfo& field = info.fields[i];
     if (field.def_kind != DefRegionKind::none && !field.ignored() &&
         field.kind != FieldKind::value && field.scope != DefScope::block_end) {
       scoped = true;
@@ -218,7 +220,9 @@ CTIR_INLINE void Checker::add_fields(const Object& node, const TypeInfo& info, R
     if (field.ignored() || field.kind == FieldKind::value) {
       continue;
     }
-    flush(i);
+    if (!pending.empty()) {
+      flush(i);
+    }
     Region region = inherited;
     std::size_t scope_at = count;
     if (field.def_kind == DefRegionKind::def_simple) {
@@ -296,7 +300,7 @@ CTIR_INLINE void Checker::visit_variable(const Item& item, const Object& var,
     break;
   }
   plan_.clear();
-  add_fields(var, info, children);
+  add_fields(var, info, children, has_def_fields(info));
   for (std::size_t k = plan_.size(); k-- > 0;) {
     stack_.push_back(plan_[k]);
   }

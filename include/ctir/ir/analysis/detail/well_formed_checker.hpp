@@ -100,7 +100,7 @@ private:
 
   /// Appends the node's fields to plan_, with the scopes, blocks and definitions its field
   /// table declares.
-  void add_fields(const Object& node, const TypeInfo& info, Region inherited);
+  void add_fields(const Object& node, const TypeInfo& info, Region inherited, bool has_defs);
   void visit_variable(const Item& item, const Object& var, const TypeInfo& info);
 
   // ---- type checks ------------------------------------------------------------------------
