@@ -1,8 +1,6 @@
-// ctir::compiled: the built-in pass instruments, the well-formedness verifier and PrintIR.
+// ctir::compiled: the built-in pass instruments and PrintIR.
 #include <ctir/pass/detail/line_diff-inl.hpp>
 #include <ctir/pass/instruments/bisect-inl.hpp>
-#include <ctir/pass/instruments/detail/well_formed_checker-inl.hpp>
-#include <ctir/pass/instruments/detail/well_formed_type_checks-inl.hpp>
 #include <ctir/pass/instruments/dump_ir-inl.hpp>
 #include <ctir/pass/instruments/immutable_input-inl.hpp>
 #include <ctir/pass/instruments/print_changed-inl.hpp>

@@ -1,5 +1,8 @@
 // ctir::compiled: the unified IR (node factories, modules, builders, the operator registry
-// and the built-in operators, registration of the node types).
+// and the built-in operators, registration of the node types, the well-formedness analysis).
+#include <ctir/ir/analysis/detail/well_formed_checker-inl.hpp>
+#include <ctir/ir/analysis/detail/well_formed_type_checks-inl.hpp>
+#include <ctir/ir/analysis/well_formed-inl.hpp>
 #include <ctir/ir/attrs-inl.hpp>
 #include <ctir/ir/builder-inl.hpp>
 #include <ctir/ir/dtype-inl.hpp>

@@ -78,6 +78,42 @@ static_assert(decltype(ctir::field_at_v<ctir::PrimFuncNode, ctir::field_index<ct
               ctir::DefRegionKind::def_pattern);
 static_assert(decltype(ctir::field_at_v<ctir::VarNode, 1>)::ignored, "a Var's name is a hint");
 
+// Scopes and blocks: declared on the fields, carried in their descriptors' types and names.
+static_assert(decltype(ctir::field_at_v<ctir::ForNode, 1>)::scope == ctir::DefScope::field);
+static_assert(ctir::field_at_v<ctir::ForNode, 1>.scope_field == "body");
+static_assert(decltype(ctir::field_at_v<ctir::BindNode, 1>)::scope == ctir::DefScope::block_end);
+static_assert(decltype(ctir::field_at_v<ctir::AllocateNode, 1>)::scope ==
+              ctir::DefScope::block_end);
+static_assert(std::is_same_v<decltype(ctir::field_at_v<ctir::LetNode, 1>)::recursive_type,
+                             ctir::FunctionNode>);
+static_assert(ctir::field_at_v<ctir::LetNode, 1>.recursive_field == "value");
+static_assert(decltype(ctir::field_at_v<BoxNode, 3>)::scope == ctir::DefScope::rest_of_node,
+              "no declaration: the node's later fields");
+static_assert(decltype(ctir::field_at_v<ctir::SeqStmtNode, 1>)::is_block);
+static_assert(decltype(ctir::field_at_v<ctir::IfNode,
+                                        ctir::field_index<ctir::IfNode>("else_branch")>)::is_block);
+static_assert(
+    !decltype(ctir::field_at_v<ctir::IfNode, ctir::field_index<ctir::IfNode>("cond")>)::is_block);
+
+namespace hooks_test {
+/// A scope over a later field, with a recursive start, on a node with a block.
+struct LoopNode final : ctir::StmtNode {
+  CTIR_NODE(LoopNode, ctir::StmtNode, "hooks_test.Loop");
+  ctir::Var var;
+  ctir::Expr init;
+  ctir::SeqStmt body;
+  CTIR_FIELDS(
+      CTIR_FIELD(var).def_simple().scope_over("body").recursive_in<ctir::FunctionNode>("init"),
+      CTIR_FIELD(init), CTIR_FIELD(body).block());
+};
+} // namespace hooks_test
+
+// Refining a descriptor further keeps its scope.
+static_assert(decltype(ctir::field_at_v<hooks_test::LoopNode, 1>.ignore())::scope ==
+              ctir::DefScope::field);
+static_assert(ctir::field_at_v<hooks_test::LoopNode, 1>.elide_default().scope_field == "body");
+static_assert(ctir::hooked_node<hooks_test::LoopNode>);
+
 TEST_CASE("fields are read and written through their descriptors") {
   auto box = ctir::make_object<BoxNode>();
   constexpr auto width = ctir::field_at_v<BoxNode, 1>;
@@ -114,4 +150,19 @@ TEST_CASE("a plain Hana struct is a value field compared member by member") {
   std::string text;
   field.print(*a, field, text);
   CHECK(text == "{r=1, g=2, b=3}");
+}
+
+TEST_CASE("a field's scope and block reach the runtime field table as field indices") {
+  const ctir::TypeInfo& info = ctir::type_info_v<hooks_test::LoopNode>;
+  REQUIRE(info.fields.size() == 4); // span, var, init, body
+  const ctir::FieldInfo& var = info.fields[1];
+  CHECK(var.scope == ctir::DefScope::field);
+  CHECK(var.scope_begin == 3);
+  CHECK(var.recursive_field == 2);
+  CHECK(var.recursive_type_index == ctir::FunctionNode::type_index);
+  CHECK(var.recursive_type_depth == ctir::FunctionNode::type_depth);
+  CHECK(info.fields[3].is_block());
+  CHECK_FALSE(info.fields[2].is_block());
+  CHECK(info.fields[2].scope_begin == ctir::FieldInfo::no_field);
+  CHECK(info.fields[2].recursive_field == ctir::FieldInfo::no_field);
 }

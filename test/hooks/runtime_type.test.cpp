@@ -78,3 +78,59 @@ TEST_CASE("make_dynamic refuses types it did not register") {
                       "plugin.Bad", {{.name = "x", .element_type_key = "no.Such"}})),
                   ctir::type_registration_error);
 }
+
+TEST_CASE("a run-time type's scope names its fields, and a wrong one is refused by name") {
+  ctir::register_ir_types();
+  using ctir::DefRegionKind;
+  using ctir::DefScope;
+  using ctir::FieldKind;
+  const ctir::TypeInfo& type = ctir::register_dynamic_type<ctir::ExprNode>(
+      "plugin.LetRec", {{.name = "var",
+                         .kind = FieldKind::node,
+                         .def_kind = DefRegionKind::def_simple,
+                         .element_type_key = "ir.Var",
+                         .scope = DefScope::field,
+                         .scope_field = "body",
+                         .recursive_field = "value",
+                         .recursive_type_key = "ir.Function"},
+                        {.name = "value", .kind = FieldKind::node, .element_type_key = "ir.Expr"},
+                        {.name = "body",
+                         .kind = FieldKind::node,
+                         .flags = ctir::field_flags::block,
+                         .element_type_key = "ir.Expr"}});
+  REQUIRE(type.fields.size() == 4);
+  CHECK(type.fields[1].scope_begin == 3);
+  CHECK(type.fields[1].recursive_field == 2);
+  CHECK(type.fields[1].recursive_type_index == ctir::FunctionNode::type_index);
+  CHECK(type.fields[3].is_block());
+
+  const auto refused = [](std::vector<ctir::RuntimeFieldSpec> fields) {
+    try {
+      ctir::register_dynamic_type<ctir::ExprNode>("plugin.Bad", fields);
+    } catch (const ctir::type_registration_error& error) {
+      return std::string(error.what());
+    }
+    return std::string("registered");
+  };
+  const ctir::RuntimeFieldSpec body{.name = "body", .element_type_key = "ir.Expr"};
+  CHECK(refused({{.name = "var",
+                  .def_kind = DefRegionKind::def_simple,
+                  .element_type_key = "ir.Var",
+                  .scope = DefScope::field,
+                  .scope_field = "bdy"},
+                 body}) == "ctir: field 'var' of 'plugin.Bad': its scope_field 'bdy' is not a "
+                           "field declared after it");
+  CHECK(refused({{.name = "var", .element_type_key = "ir.Var", .scope = DefScope::block_end},
+                 body}) == "ctir: field 'var' of 'plugin.Bad': a scope is declared, but the "
+                           "field defines nothing (give it a def_kind)");
+  CHECK(refused({{.name = "var",
+                  .def_kind = DefRegionKind::def_simple,
+                  .element_type_key = "ir.Var",
+                  .scope = DefScope::field,
+                  .scope_field = "body",
+                  .recursive_field = "body",
+                  .recursive_type_key = "ir.Function"},
+                 body}) == "ctir: field 'var' of 'plugin.Bad': its recursive_field 'body' is not "
+                           "a field declared between it and its scope_field");
+  CHECK(ctir::TypeRegistry::global().find("plugin.Bad") == nullptr);
+}

@@ -212,6 +212,7 @@ constexpr auto simple = DefRegionKind::def_simple;
 constexpr auto pattern = DefRegionKind::def_pattern;
 constexpr std::uint32_t ignore = field_flags::ignore;
 constexpr std::uint32_t elide = field_flags::elide_default;
+constexpr std::uint32_t block = field_flags::block;
 
 } // namespace
 
@@ -305,8 +306,14 @@ TEST_CASE("the fields of the IR are declared with their definition regions and f
                                                             {"name", none, ignore},
                                                             {"attrs", none, elide},
                                                             {"params", pattern, 0},
-                                                            {"body", none, 0},
+                                                            {"body", none, block},
                                                             {"ret_type", none, 0}});
+  CHECK(field_rows<IfNode>() == std::vector<FieldRow>{{"span", none, ignore},
+                                                      {"cond", none, 0},
+                                                      {"then_branch", none, block},
+                                                      {"else_branch", none, block}});
+  CHECK(field_rows<SeqStmtNode>() ==
+        std::vector<FieldRow>{{"span", none, ignore}, {"seq", none, block}});
   CHECK(field_rows<LetNode>() ==
         std::vector<FieldRow>{
             {"span", none, ignore}, {"var", simple, 0}, {"value", none, 0}, {"body", none, 0}});
@@ -332,6 +339,25 @@ TEST_CASE("the fields of the IR are declared with their definition regions and f
                                                             {"index", none, ignore}});
   CHECK(field_index<ForNode>("body") == 4);
   CHECK(field_index<ForNode>("nope") == field_count_v<ForNode>);
+}
+
+TEST_CASE("the definition fields of the IR declare their scopes") {
+  const FieldInfo& loop = type_info_v<ForNode>.fields[1];
+  CHECK(loop.scope == DefScope::field);
+  CHECK(loop.scope_begin == field_index<ForNode>("body"));
+  CHECK(loop.recursive_field == FieldInfo::no_field);
+  const FieldInfo& let = type_info_v<LetNode>.fields[1];
+  CHECK(let.scope == DefScope::field);
+  CHECK(let.scope_begin == field_index<LetNode>("body"));
+  CHECK(let.recursive_field == field_index<LetNode>("value"));
+  CHECK(let.recursive_type_index == FunctionNode::type_index);
+  CHECK(type_info_v<BindNode>.fields[1].scope == DefScope::block_end);
+  CHECK(type_info_v<AllocateNode>.fields[1].scope == DefScope::block_end);
+  // Parameters: in scope in the function's later fields, the default.
+  CHECK(type_info_v<FunctionNode>.fields[field_index<FunctionNode>("params")].scope ==
+        DefScope::rest_of_node);
+  CHECK(type_info_v<PrimFuncNode>.fields[field_index<PrimFuncNode>("params")].scope ==
+        DefScope::rest_of_node);
 }
 
 TEST_CASE("node fields declare the node type their elements must have") {

@@ -50,6 +50,28 @@ constexpr DefRegionKind child_region(DefRegionKind parent, DefRegionKind field) 
 }
 } // namespace detail
 
+/// Where the variables a definition field defines are in scope (after their definition
+/// site has been met): what the well-formedness checker enforces and what a printer opens
+/// scopes for.
+enum class DefScope : std::uint8_t {
+  rest_of_node, ///< the node's fields after the definition field (the default)
+  field,        ///< from a named later field of the node to the node's end (`for`: its body)
+  block_end,    ///< from the end of the node to the end of the enclosing block (`Bind`)
+};
+
+/// The name of a scope kind, as the field tables print it.
+constexpr std::string_view to_string(DefScope scope) noexcept {
+  switch (scope) {
+  case DefScope::rest_of_node:
+    return "rest_of_node";
+  case DefScope::field:
+    return "field";
+  case DefScope::block_end:
+    return "block_end";
+  }
+  return "?";
+}
+
 /// What a field holds, as far as the structural utilities care.
 enum class FieldKind : std::uint8_t {
   node,       ///< a Ref<T> to a node (may be null)
@@ -63,6 +85,9 @@ namespace field_flags {
 inline constexpr std::uint32_t ignore = 1U << 0;
 /// Printed by format_tree only when it differs from a value-initialized value.
 inline constexpr std::uint32_t elide_default = 1U << 1;
+/// A block: a nested scope in the printed text (`{ ... }`). Definitions that last to the
+/// end of the enclosing block (DefScope::block_end) end with it.
+inline constexpr std::uint32_t block = 1U << 2;
 } // namespace field_flags
 
 /// The run-time identity of a plain field's C++ value type, without RTTI: the address of
@@ -87,6 +112,17 @@ struct FieldInfo {
   /// For node and node_array fields: the type index of the declared element node type.
   std::uint32_t element_type_index = 0;
 
+  // def_kind != none: where the variables the field defines are in scope.
+  DefScope scope = DefScope::rest_of_node;
+  /// For DefScope::field: the index in TypeInfo::fields of the field the scope starts at.
+  std::uint16_t scope_begin = no_field;
+  /// A recursive definition (a `let` of a function): when the field at this index holds a
+  /// node of the type (recursive_type_index, recursive_type_depth), the scope starts there
+  /// instead, so that the definition is in scope in its own value. no_field: never.
+  std::uint16_t recursive_field = no_field;
+  std::uint32_t recursive_type_index = 0;
+  std::uint32_t recursive_type_depth = 0;
+
   // kind == node
   const Object* (*get)(const Object&, const FieldInfo&) = nullptr;
   void (*set)(Object&, const FieldInfo&, ObjectRef) = nullptr;
@@ -104,7 +140,11 @@ struct FieldInfo {
   const ValueTypeId* value_type = nullptr;
   const void* (*value_address)(const Object&, const FieldInfo&) = nullptr;
 
+  /// Marks an absent field index (scope_begin, recursive_field).
+  static constexpr std::uint16_t no_field = 0xFFFF;
+
   constexpr bool ignored() const noexcept { return (flags & field_flags::ignore) != 0; }
+  constexpr bool is_block() const noexcept { return (flags & field_flags::block) != 0; }
 };
 
 /// Identity, ancestry and hooks of a node type, static or registered at run time.

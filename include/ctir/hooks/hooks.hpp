@@ -20,10 +20,11 @@
 namespace ctir {
 
 /// An ordered list of field descriptors: their types carry everything static, and
-/// their names are kept side by side (no std::tuple: it is slow to compile).
+/// their names (and those their scopes name) are kept side by side (no std::tuple: it is
+/// slow to compile).
 template <class... Fields>
 struct field_list {
-  std::array<std::string_view, sizeof...(Fields)> names;
+  std::array<field_names, sizeof...(Fields)> names;
   static constexpr std::size_t size = sizeof...(Fields);
   using types = type_list<Fields...>;
 };
@@ -31,7 +32,7 @@ struct field_list {
 /// Builds a field list (what CTIR_FIELDS expands to).
 template <class... Fields>
 constexpr field_list<Fields...> make_field_list(Fields... fields) noexcept {
-  return {{fields.name...}};
+  return {{fields.names()...}};
 }
 
 /// Declares the fields of the enclosing node type, in order:
@@ -99,11 +100,11 @@ template <class... A, class... B>
 constexpr auto concat_fields(const field_list<A...>& a, const field_list<B...>& b) noexcept {
   field_list<A..., B...> result{};
   std::size_t i = 0;
-  for (std::string_view name : a.names) {
-    result.names[i++] = name;
+  for (const field_names& names : a.names) {
+    result.names[i++] = names;
   }
-  for (std::string_view name : b.names) {
-    result.names[i++] = name;
+  for (const field_names& names : b.names) {
+    result.names[i++] = names;
   }
   return result;
 }
@@ -111,13 +112,13 @@ constexpr auto concat_fields(const field_list<A...>& a, const field_list<B...>& 
 template <std::size_t I, class... F>
 constexpr auto field_of(const field_list<F...>& list) noexcept {
   using Field = pack_element_t<I, F...>;
-  return Field{list.names[I]};
+  return Field::with_names(list.names[I]);
 }
 
 template <class... F, class Fn>
 constexpr void for_each_in(const field_list<F...>& list, Fn& fn) {
   std::size_t i = 0;
-  (fn(F{list.names[i++]}), ...);
+  (fn(F::with_names(list.names[i++])), ...);
 }
 
 } // namespace detail
@@ -161,7 +162,7 @@ inline constexpr auto field_at_v = detail::field_of<I>(fields_v<T>);
 template <ir_node T>
 constexpr std::size_t field_index(std::string_view name) noexcept {
   for (std::size_t i = 0; i < field_count_v<T>; ++i) {
-    if (fields_v<T>.names[i] == name) {
+    if (fields_v<T>.names[i].name == name) {
       return i;
     }
   }
@@ -196,6 +197,39 @@ constexpr bool own_fields_cover_layout(const field_list<F...>&) noexcept {
   return align_up(offset, alignof(T)) >= sizeof(T);
 }
 
+/// The index of the first field named `name` after field `after`, or `names.size()`.
+template <std::size_t N>
+constexpr std::size_t later_field_index(const std::array<field_names, N>& names, std::size_t after,
+                                        std::string_view name) noexcept {
+  for (std::size_t i = after + 1; i < N; ++i) {
+    if (names[i].name == name) {
+      return i;
+    }
+  }
+  return N;
+}
+
+/// Whether every .scope_over(field) names a later field of the node, and every
+/// .recursive_in<T>(field) a field between the definition and that one.
+template <class... F>
+constexpr bool scopes_name_later_fields(const field_list<F...>& list) noexcept {
+  constexpr DefScope scopes[] = {F::scope..., DefScope::rest_of_node};
+  for (std::size_t i = 0; i < sizeof...(F); ++i) {
+    if (scopes[i] != DefScope::field) {
+      continue;
+    }
+    const std::size_t begin = later_field_index(list.names, i, list.names[i].scope_field);
+    if (begin == sizeof...(F)) {
+      return false;
+    }
+    if (!list.names[i].recursive_field.empty() &&
+        later_field_index(list.names, i, list.names[i].recursive_field) >= begin) {
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace detail
 
 /// Compile-time checks of a node type's hooks, with messages that say what to fix.
@@ -214,6 +248,12 @@ struct hooks_check {
       static_assert(detail::own_fields_cover_layout<T>(own_fields<T>()),
                     "ctir: the hooks miss a field of this node type: list every data member in "
                     "CTIR_FIELDS (mark those no utility should see with .ignore())");
+      // An error here means a .scope_over("name") or .recursive_in<T>("name") names no field
+      // of this class declared after the definition (a typo, or a field listed before it).
+      static_assert(detail::scopes_name_later_fields(own_fields<T>()),
+                    "ctir: .scope_over(field) must name a field of the same node type declared "
+                    "after the definition field, and .recursive_in<T>(field) one between the "
+                    "two");
       return hooks_check<typename T::base_type>::value;
     }
   }();

@@ -50,6 +50,63 @@ CTIR_INLINE ObjectRef checked_dynamic_value(ObjectRef value, const FieldInfo& fi
   return value;
 }
 
+/// The scope of run-time field `index` of `fields` (own fields, after `inherited` ones) in
+/// `info`; throws type_registration_error for a scope that names no suitable field.
+CTIR_INLINE void resolve_dynamic_scope(const std::string& key,
+                                       const std::vector<RuntimeFieldSpec>& fields,
+                                       std::size_t index, std::size_t inherited, FieldInfo& info) {
+  const RuntimeFieldSpec& f = fields[index];
+  info.scope = f.scope;
+  const auto fail = [&](const std::string& why) {
+    throw type_registration_error("ctir: field '" + f.name + "' of '" + key + "': " + why);
+  };
+  if (f.scope != DefScope::rest_of_node && f.def_kind == DefRegionKind::none) {
+    fail("a scope is declared, but the field defines nothing (give it a def_kind)");
+  }
+  if ((f.flags & field_flags::block) != 0 &&
+      (f.kind == FieldKind::value || f.def_kind != DefRegionKind::none)) {
+    fail("a block is a field of nodes that defines nothing");
+  }
+  const auto later = [&](const std::string& name) {
+    for (std::size_t j = index + 1; j < fields.size(); ++j) {
+      if (fields[j].name == name) {
+        return j;
+      }
+    }
+    return fields.size();
+  };
+  if (f.scope != DefScope::field) {
+    if (!f.scope_field.empty() || !f.recursive_field.empty()) {
+      fail("scope_field and recursive_field go with DefScope::field");
+    }
+    return;
+  }
+  if (f.def_kind != DefRegionKind::def_simple) {
+    fail("DefScope::field applies to def_simple fields (a pattern's variables come into scope "
+         "as the pattern is met)");
+  }
+  const std::size_t begin = later(f.scope_field);
+  if (begin == fields.size()) {
+    fail("its scope_field '" + f.scope_field + "' is not a field declared after it");
+  }
+  info.scope_begin = static_cast<std::uint16_t>(inherited + begin);
+  if (f.recursive_field.empty()) {
+    return;
+  }
+  const std::size_t recursive = later(f.recursive_field);
+  if (recursive >= begin) {
+    fail("its recursive_field '" + f.recursive_field +
+         "' is not a field declared between it and its scope_field");
+  }
+  const TypeInfo* type = TypeRegistry::global().find(f.recursive_type_key);
+  if (type == nullptr) {
+    fail("its recursive_type_key names an unknown type '" + f.recursive_type_key + "'");
+  }
+  info.recursive_field = static_cast<std::uint16_t>(inherited + recursive);
+  info.recursive_type_index = type->index;
+  info.recursive_type_depth = type->depth;
+}
+
 CTIR_INLINE const TypeInfo& add_dynamic_type(std::string key, std::string_view parent_key,
                                              const std::vector<RuntimeFieldSpec>& fields,
                                              bool is_abstract, const DynamicAccessTable& access) {
@@ -60,12 +117,19 @@ CTIR_INLINE const TypeInfo& add_dynamic_type(std::string key, std::string_view p
   std::uint32_t node_slots = 0;
   std::uint32_t array_slots = 0;
   std::uint32_t value_slots = 0;
-  for (const RuntimeFieldSpec& f : fields) {
+  const TypeInfo* parent = TypeRegistry::global().find(parent_key);
+  const std::size_t inherited = parent != nullptr ? parent->fields.size() : 0;
+  if (inherited + fields.size() >= FieldInfo::no_field) {
+    throw type_registration_error("ctir: too many fields in '" + spec.key + "'");
+  }
+  for (std::size_t index = 0; index < fields.size(); ++index) {
+    const RuntimeFieldSpec& f = fields[index];
     FieldInfo info;
     info.name = f.name; // the registry copies the name into storage it owns
     info.kind = f.kind;
     info.def_kind = f.def_kind;
     info.flags = f.flags;
+    resolve_dynamic_scope(spec.key, fields, index, inherited, info);
     if (f.kind != FieldKind::value) {
       const TypeInfo* element = TypeRegistry::global().find(f.element_type_key);
       if (element == nullptr) {

@@ -37,9 +37,18 @@ struct RuntimeFieldSpec {
   std::string name;
   FieldKind kind = FieldKind::node;
   DefRegionKind def_kind = DefRegionKind::none;
+  /// field_flags: ignore, elide_default, block (a nested scope of the printed text).
   std::uint32_t flags = 0;
   /// For node and node_array fields: the key of the type its elements must have.
   std::string element_type_key = "Object";
+  /// For definition fields: where their variables are in scope (see field_desc::scope_over).
+  DefScope scope = DefScope::rest_of_node;
+  /// For DefScope::field: the later field of this type the scope starts at.
+  std::string scope_field = {};
+  /// For a recursive definition: an own field between this one and scope_field in which the
+  /// variable is in scope too when it holds a node of type recursive_type_key.
+  std::string recursive_field = {};
+  std::string recursive_type_key = {};
 };
 
 /// The storage of a run-time described node whose compiled-in parent is Base: Base's

@@ -98,14 +98,25 @@ bool field_value_is_default(const Object& a, const FieldInfo&) {
   }
 }
 
-/// The runtime entry of field F of T: function pointers instantiated from the static hook.
+/// The runtime entry of field F of T: function pointers instantiated from the static hook;
+/// `scope_begin` and `recursive_field` are the indices of the fields its scope names.
 template <class T, class F>
-constexpr FieldInfo make_field_info(const F& field) noexcept {
+constexpr FieldInfo make_field_info(const F& field, std::size_t scope_begin,
+                                    std::size_t recursive_field) noexcept {
   FieldInfo info;
   info.name = field.name;
   info.kind = F::kind;
   info.def_kind = F::def_kind;
   info.flags = F::flags;
+  info.scope = F::scope;
+  if constexpr (F::scope == DefScope::field) {
+    info.scope_begin = static_cast<std::uint16_t>(scope_begin);
+    if constexpr (!std::is_void_v<typename F::recursive_type>) {
+      info.recursive_field = static_cast<std::uint16_t>(recursive_field);
+      info.recursive_type_index = F::recursive_type::type_index;
+      info.recursive_type_depth = F::recursive_type::type_depth;
+    }
+  }
   if constexpr (F::kind == FieldKind::node) {
     info.element_type_index = F::element_type::type_index;
     info.get = &field_get_node<T, F>;
@@ -189,15 +200,19 @@ void short_repr_of(const Object& object, std::string& out) {
 
 /// The runtime field table of T, generated from the same declaration as the static one.
 namespace detail {
-template <class T, class... F>
-constexpr std::array<FieldInfo, sizeof...(F)> make_field_infos(const field_list<F...>& list) {
-  std::size_t i = 0;
-  return {make_field_info<T>(F{list.names[i++]})...};
+template <class T, class... F, std::size_t... I>
+constexpr std::array<FieldInfo, sizeof...(F)> make_field_infos(const field_list<F...>& list,
+                                                               std::index_sequence<I...>) {
+  static_assert(sizeof...(F) < FieldInfo::no_field, "ctir: too many fields in one node type");
+  return {make_field_info<T>(F::with_names(list.names[I]),
+                             later_field_index(list.names, I, list.names[I].scope_field),
+                             later_field_index(list.names, I, list.names[I].recursive_field))...};
 }
 } // namespace detail
 
 template <hooked_node T>
-inline constexpr auto field_infos_v = detail::make_field_infos<T>(fields_v<T>);
+inline constexpr auto field_infos_v =
+    detail::make_field_infos<T>(fields_v<T>, std::make_index_sequence<field_count_v<T>>{});
 
 /// The descriptor of a static node type.
 template <hooked_node T>

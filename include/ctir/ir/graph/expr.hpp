@@ -84,13 +84,17 @@ struct TupleGetItemNode final : ExprNode {
 };
 using TupleGetItem = Ref<TupleGetItemNode>;
 
-/// `let %var = value; body`: defines var for body.
+struct FunctionNode;
+
+/// `let %var = value; body`: defines var for body, and for value too when it is a function
+/// (a recursive closure).
 struct LetNode final : ExprNode {
   CTIR_NODE(LetNode, ExprNode, "ir.Let");
   Var var;
   Expr value;
   Expr body;
-  CTIR_FIELDS(CTIR_FIELD(var).def_simple(), CTIR_FIELD(value), CTIR_FIELD(body));
+  CTIR_FIELDS(CTIR_FIELD(var).def_simple().scope_over("body").recursive_in<FunctionNode>("value"),
+              CTIR_FIELD(value), CTIR_FIELD(body));
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
@@ -105,7 +109,7 @@ struct IfNode final : ExprNode {
   Expr cond;
   Expr then_branch;
   Expr else_branch;
-  CTIR_FIELDS(CTIR_FIELD(cond), CTIR_FIELD(then_branch), CTIR_FIELD(else_branch));
+  CTIR_FIELDS(CTIR_FIELD(cond), CTIR_FIELD(then_branch).block(), CTIR_FIELD(else_branch).block());
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
@@ -121,7 +125,7 @@ struct FunctionNode final : BaseFuncNode {
   Expr body;
   /// The declared result type; may be null.
   Type ret_type;
-  CTIR_FIELDS(CTIR_FIELD(params).def_pattern(), CTIR_FIELD(body), CTIR_FIELD(ret_type));
+  CTIR_FIELDS(CTIR_FIELD(params).def_pattern(), CTIR_FIELD(body).block(), CTIR_FIELD(ret_type));
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {

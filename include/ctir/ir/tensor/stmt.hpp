@@ -17,7 +17,7 @@ namespace ctir {
 struct SeqStmtNode final : StmtNode {
   CTIR_NODE(SeqStmtNode, StmtNode, "ir.SeqStmt");
   std::vector<Stmt> seq;
-  CTIR_FIELDS(CTIR_FIELD(seq));
+  CTIR_FIELDS(CTIR_FIELD(seq).block());
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
@@ -64,8 +64,8 @@ struct ForNode final : StmtNode {
   PrimExpr end;
   SeqStmt body;
   ForKind kind = ForKind::serial;
-  CTIR_FIELDS(CTIR_FIELD(var).def_simple(), CTIR_FIELD(begin), CTIR_FIELD(end), CTIR_FIELD(body),
-              CTIR_FIELD(kind).elide_default());
+  CTIR_FIELDS(CTIR_FIELD(var).def_simple().scope_over("body"), CTIR_FIELD(begin), CTIR_FIELD(end),
+              CTIR_FIELD(body), CTIR_FIELD(kind).elide_default());
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
@@ -95,7 +95,7 @@ struct BindNode final : StmtNode {
   CTIR_NODE(BindNode, StmtNode, "ir.Bind");
   Var var;
   PrimExpr value;
-  CTIR_FIELDS(CTIR_FIELD(var).def_simple(), CTIR_FIELD(value));
+  CTIR_FIELDS(CTIR_FIELD(var).def_simple().scope_to_block_end(), CTIR_FIELD(value));
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {
@@ -124,7 +124,7 @@ using IfThenElse = Ref<IfThenElseNode>;
 struct AllocateNode final : StmtNode {
   CTIR_NODE(AllocateNode, StmtNode, "ir.Allocate");
   Var buffer;
-  CTIR_FIELDS(CTIR_FIELD(buffer).def_pattern());
+  CTIR_FIELDS(CTIR_FIELD(buffer).def_pattern().scope_to_block_end());
 
   /// Factories, reached through the Ref: `For::make(...)`.
   struct ref_methods {

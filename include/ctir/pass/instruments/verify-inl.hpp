@@ -3,8 +3,6 @@
 
 #include <ctir/pass/instruments/verify.hpp>
 
-// The verifier itself (verify_well_formed) is defined with its engine.
-#include <ctir/pass/instruments/detail/well_formed_checker.hpp>
 #include <ctir/text/printer.hpp>
 
 #include <string>
@@ -12,10 +10,6 @@
 #include <vector>
 
 namespace ctir {
-
-CTIR_INLINE std::string WellFormedDiagnostic::str() const {
-  return location + ": " + message + " (at " + path.str() + ")";
-}
 
 CTIR_INLINE WellFormedError::WellFormedError(std::string message,
                                              std::vector<WellFormedDiagnostic> diagnostics,

@@ -4,6 +4,7 @@
 #include <ctir/text/detail/print_graph.hpp>
 
 #include <ctir/core/error.hpp>
+#include <ctir/core/type_registry.hpp>
 #include <ctir/ir/tensor/prim_func.hpp>
 
 #include <string>
@@ -61,7 +62,57 @@ CTIR_INLINE void throw_null_field(const Object& node, const std::string& field) 
                                      " whose " + field + " is null");
 }
 
-CTIR_INLINE void GraphPlan::build(const Object& root) {
+CTIR_INLINE std::vector<GraphField> graph_fields_of(const TypeInfo& type) {
+  std::vector<GraphField> fields;
+  const TypeRegistry& registry = TypeRegistry::global();
+  for (std::uint32_t i = 0; i < type.fields.size(); ++i) {
+    const FieldInfo& field = type.fields[i];
+    if (field.ignored() || field.kind == FieldKind::value ||
+        field.def_kind == DefRegionKind::def_pattern) {
+      continue;
+    }
+    if (field.def_kind == DefRegionKind::def_simple) {
+      fields.push_back({i, GraphField::Role::name});
+      continue;
+    }
+    // An element type that is not registered has no objects: the field is null or empty,
+    // and only an expression field must not be null, whose type (an ExprNode at least, an
+    // ancestor of the printed node) is registered.
+    const TypeInfo* element = registry.find(field.element_type_index);
+    if (element == nullptr || !element->derives_from(ExprNode::type_index, ExprNode::type_depth)) {
+      continue; // types, attributes: part of the node's syntax
+    }
+    fields.push_back({i, field.element_type_index == GlobalVarNode::type_index
+                             ? GraphField::Role::name
+                             : GraphField::Role::child});
+  }
+  return fields;
+}
+
+CTIR_INLINE std::uint32_t graph_block_count(const TypeInfo& type,
+                                            const std::vector<GraphField>& fields) {
+  std::uint32_t blocks = 0;
+  for (const GraphField& entry : fields) {
+    blocks += type.fields[entry.field].is_block() ? 1U : 0U;
+  }
+  return blocks;
+}
+
+CTIR_INLINE const GraphPlan::GraphType& GraphPlan::type_of(const TypeInfo& type) {
+  for (const GraphType& known : types_) {
+    if (known.type == &type) {
+      return known;
+    }
+  }
+  std::vector<GraphField> fields = graph_fields_of(type);
+  const std::uint32_t blocks = graph_block_count(type, fields);
+  types_.push_back({&type, std::move(fields), blocks});
+  return types_.back();
+}
+
+CTIR_INLINE void GraphPlan::build(const Object& root, GraphKind (*kind_of)(const Object&)) {
+  kind_of_ = kind_of;
+  types_.clear();
   index_.clear();
   nodes_.clear();
   edges_.clear();
@@ -82,7 +133,7 @@ CTIR_INLINE std::uint32_t GraphPlan::add_node(const Object* node, GraphKind kind
 }
 
 CTIR_INLINE void GraphPlan::count_uses(const Object& root) {
-  const GraphKind root_kind = graph_kind(root);
+  const GraphKind root_kind = kind_of_(root);
   if (root_kind == GraphKind::atom) {
     return;
   }
@@ -95,22 +146,24 @@ CTIR_INLINE void GraphPlan::count_uses(const Object& root) {
     stack.pop_back();
     nodes_[current].edge_begin = static_cast<std::uint32_t>(edges_.size());
     const Object& node = *nodes_[current].node;
-    for_each_graph_child(node, nodes_[current].kind, [&](const Object* child, UseKind use) {
-      const GraphKind kind = graph_kind(*child);
-      if (kind == GraphKind::atom) {
-        edges_.push_back({child, atom_index, use});
-        return;
-      }
-      // The map holds index + 1, so that 0 (a new entry) means "not seen yet".
-      auto [slot, inserted] = index_.try_emplace(child);
-      if (inserted) {
-        *slot = add_node(child, kind, use) + 1;
-        stack.push_back(*slot - 1);
-      }
-      const std::uint32_t index = *slot - 1;
-      ++nodes_[index].uses;
-      edges_.push_back({child, index, use});
-    });
+    const std::vector<GraphField>& fields = type_of(node.type_info()).fields;
+    for_each_graph_child(node, nodes_[current].kind, fields,
+                         [&](const Object* child, UseKind use, std::uint32_t block) {
+                           const GraphKind kind = kind_of_(*child);
+                           if (kind == GraphKind::atom) {
+                             edges_.push_back({child, atom_index, use, block});
+                             return;
+                           }
+                           // The map holds index + 1, so that 0 (a new entry) means "not seen yet".
+                           auto [slot, inserted] = index_.try_emplace(child);
+                           if (inserted) {
+                             *slot = add_node(child, kind, use) + 1;
+                             stack.push_back(*slot - 1);
+                           }
+                           const std::uint32_t index = *slot - 1;
+                           ++nodes_[index].uses;
+                           edges_.push_back({child, index, use, block});
+                         });
     nodes_[current].edge_end = static_cast<std::uint32_t>(edges_.size());
   }
   for (GraphNodeInfo& info : nodes_) {
@@ -157,19 +210,16 @@ CTIR_INLINE void GraphPlan::place() {
     const std::uint32_t current = ready.back();
     ready.pop_back();
     GraphNodeInfo& info = nodes_[current];
-    switch (info.kind) {
-    case GraphKind::if_:
-      info.inner = new_block(info.home);
-      new_block(info.home);
-      break;
-    case GraphKind::function:
-      info.inner = new_block(info.home);
-      break;
-    case GraphKind::let:
+    if (info.kind == GraphKind::let) {
+      // A let is the rest of its block, or opens one where it is not.
       info.inner = info.mode == GraphMode::unrolled_let ? info.home : new_block(info.home);
-      break;
-    default:
-      break;
+    } else {
+      // Blocks from the hooks: one per block field, numbered from inner.
+      const std::uint32_t blocks = type_of(info.node->type_info()).blocks;
+      for (std::uint32_t k = 0; k < blocks; ++k) {
+        const std::int32_t id = new_block(info.home);
+        info.inner = k == 0 ? id : info.inner;
+      }
     }
     const std::int32_t home = info.home;
     const std::int32_t inner = info.inner;
@@ -178,9 +228,10 @@ CTIR_INLINE void GraphPlan::place() {
       if (edge.index == atom_index) {
         continue;
       }
-      const std::int32_t at = edge.use == UseKind::operand     ? home
-                              : edge.use == UseKind::else_body ? inner + 1
-                                                               : inner;
+      const std::int32_t at = edge.use == UseKind::operand ? home
+                              : edge.use == UseKind::block
+                                  ? inner + static_cast<std::int32_t>(edge.block)
+                                  : inner;
       GraphNodeInfo& child = nodes_[edge.index];
       child.home = child.home < 0 ? at : common_block(child.home, at);
       if (--child.pending == 0) {
@@ -239,25 +290,19 @@ CTIR_INLINE void GraphPlan::order(const Object& root) {
         info.scheduled = true;
         stack.push_back({Step::Kind::finish_temp, false, info.home, step.index, step.node});
       }
-      const GraphEdge* edges = edges_.data() + info.edge_begin;
-      switch (info.kind) {
-      case GraphKind::if_:
-        block_step(info.inner + 1, edges[2]);
-        block_step(info.inner, edges[1]);
-        visit_edge(edges[0]);
-        break;
-      case GraphKind::function:
-        block_step(info.inner, edges[0]);
-        break;
-      case GraphKind::let:
+      if (info.kind == GraphKind::let) {
         // A let that is not the rest of a block prints as a block of its own.
         stack.push_back({Step::Kind::block, true, info.inner, step.index, step.node});
         break;
-      default: // calls, tuples, projections, call_dps: their operands in order
-        for (std::uint32_t e = info.edge_end; e-- > info.edge_begin;) {
-          visit_edge(edges_[e]);
+      }
+      // Operands in order, each block field as a block of its own.
+      for (std::uint32_t e = info.edge_end; e-- > info.edge_begin;) {
+        const GraphEdge& edge = edges_[e];
+        if (edge.use == UseKind::block) {
+          block_step(info.inner + static_cast<std::int32_t>(edge.block), edge);
+        } else {
+          visit_edge(edge);
         }
-        break;
       }
       break;
     }

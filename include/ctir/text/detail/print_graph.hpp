@@ -8,8 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ctir::detail {
@@ -28,12 +30,10 @@ enum class GraphKind : std::uint8_t {
 
 /// How a parent uses a child expression.
 enum class UseKind : std::uint8_t {
-  operand,   ///< an operand of a call, tuple, projection or if condition
+  operand,   ///< a field that is not a block: an operand of a call, tuple, projection, if
   let_value, ///< the value of a let: printed inline when used only there
   let_body,  ///< the rest of the let's block
-  then_body, ///< the result of an if's first branch (a block of its own)
-  else_body, ///< the result of an if's second branch (a block of its own)
-  fn_body,   ///< the result of a closure's body (a block of its own)
+  block,     ///< the result of a block field (an if's branch, a closure's body): its own block
   root,      ///< the result of the printed function or expression
 };
 
@@ -52,6 +52,9 @@ struct GraphEdge {
   const Object* node;
   std::uint32_t index; ///< the child's plan index, or atom_index
   UseKind use;
+  /// For UseKind::block: which of the node's block fields, in field order (an if's else
+  /// branch is block 1).
+  std::uint32_t block = 0;
 };
 
 /// What the printer knows about one non-atomic expression of the printed function.
@@ -69,8 +72,8 @@ struct GraphNodeInfo {
   /// The block the expression is printed in (for a temporary: the innermost block
   /// enclosing every use).
   std::int32_t home = -1;
-  /// The block its let value and body (let), first branch (if) or body (closure) are
-  /// printed in; an if's second branch is `inner + 1`.
+  /// The block its let value and body (let), or its first block field (an if's first
+  /// branch, a closure's body) is printed in; block field k is `inner + k`.
   std::int32_t inner = -1;
   /// The temporary's number, assigned when its binding is printed.
   std::int64_t temp_number = -1;
@@ -105,71 +108,65 @@ GraphKind graph_kind(const Object& node);
 /// Throws a NodeError naming the null field `field` of `node`.
 [[noreturn]] void throw_null_field(const Object& node, const std::string& field);
 
-/// Calls f(child, use_kind) for the expression children of a non-atomic node, in
-/// printing order.
-template <class F>
-void for_each_graph_child(const Object& node, GraphKind kind, F&& f) {
-  auto child = [&](const auto& ref, UseKind use, std::string_view field,
-                   std::size_t index = static_cast<std::size_t>(-1)) {
-    if (!ref.defined()) {
-      throw_null_field(node, index == static_cast<std::size_t>(-1)
-                                 ? std::string(field)
-                                 : std::string(field) + '[' + std::to_string(index) + ']');
-    }
-    f(static_cast<const Object*>(ref.get()), use);
+/// What the graph plan does with one field of a node type.
+struct GraphField {
+  enum class Role : std::uint8_t {
+    child, ///< an expression child: an edge of the plan
+    name,  ///< printed by its node's syntax as a name (a variable it defines, a global):
+           ///< only checked to be set
   };
-  switch (kind) {
-  case GraphKind::call: {
-    const auto& call = static_cast<const CallNode&>(node);
-    child(call.op, UseKind::operand, "op");
-    for (std::size_t i = 0; i < call.args.size(); ++i) {
-      child(call.args[i], UseKind::operand, "args", i);
+  std::uint32_t field; ///< index in TypeInfo::fields
+  Role role;
+};
+
+/// The fields of a node type the graph plan reads, from its field table: expression fields
+/// that are not ignored, in order. A def_simple field (`let`'s variable) and a field that can
+/// only hold a global (`call_dps`'s callee) are names; patterns (parameters), types and
+/// plain values belong to the node's syntax and are not read.
+std::vector<GraphField> graph_fields_of(const TypeInfo& type);
+
+/// Calls f(child, use_kind, block) for the expression children of a non-atomic node, in
+/// field order; `fields` is graph_fields_of(node.type_info()). Block fields (FieldInfo::
+/// is_block) are numbered in order; a let's other two children are its value and body.
+/// Throws NodeError for a null child or name.
+template <class F>
+void for_each_graph_child(const Object& node, GraphKind kind, const std::vector<GraphField>& fields,
+                          F&& f) {
+  const std::span<const FieldInfo> infos = node.type_info().fields;
+  std::uint32_t blocks = 0;
+  std::uint32_t operands = 0;
+  for (const GraphField& entry : fields) {
+    const FieldInfo& field = infos[entry.field];
+    UseKind use = UseKind::operand;
+    if (field.is_block()) {
+      use = UseKind::block;
+    } else if (kind == GraphKind::let && entry.role == GraphField::Role::child) {
+      use = operands++ == 0 ? UseKind::let_value : UseKind::let_body;
     }
-    break;
-  }
-  case GraphKind::tuple: {
-    const auto& fields = static_cast<const TupleNode&>(node).fields;
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-      child(fields[i], UseKind::operand, "fields", i);
+    const auto child = [&](const Object* value, std::size_t index) {
+      if (value == nullptr) {
+        throw_null_field(node, index == static_cast<std::size_t>(-1)
+                                   ? std::string(field.name)
+                                   : std::string(field.name) + '[' + std::to_string(index) + ']');
+      }
+      if (entry.role == GraphField::Role::child) {
+        f(value, use, blocks);
+      }
+    };
+    if (field.kind == FieldKind::node) {
+      child(field.get(node, field), static_cast<std::size_t>(-1));
+    } else {
+      const std::size_t size = field.size(node, field);
+      for (std::size_t i = 0; i < size; ++i) {
+        child(field.at(node, field, i), i);
+      }
     }
-    break;
-  }
-  case GraphKind::get_item:
-    child(static_cast<const TupleGetItemNode&>(node).tuple, UseKind::operand, "tuple");
-    break;
-  case GraphKind::let: {
-    const auto& let = static_cast<const LetNode&>(node);
-    if (!let.var.defined()) {
-      throw_null_field(node, "var");
-    }
-    child(let.value, UseKind::let_value, "value");
-    child(let.body, UseKind::let_body, "body");
-    break;
-  }
-  case GraphKind::if_: {
-    const auto& branch = static_cast<const IfNode&>(node);
-    child(branch.cond, UseKind::operand, "cond");
-    child(branch.then_branch, UseKind::then_body, "then_branch");
-    child(branch.else_branch, UseKind::else_body, "else_branch");
-    break;
-  }
-  case GraphKind::function:
-    child(static_cast<const FunctionNode&>(node).body, UseKind::fn_body, "body");
-    break;
-  case GraphKind::call_dps: {
-    const auto& call = static_cast<const CallDpsNode&>(node);
-    if (!call.func.defined()) {
-      throw_null_field(node, "func");
-    }
-    for (std::size_t i = 0; i < call.args.size(); ++i) {
-      child(call.args[i], UseKind::operand, "args", i);
-    }
-    break;
-  }
-  case GraphKind::atom:
-    break;
+    blocks += use == UseKind::block ? 1U : 0U;
   }
 }
+
+/// The number of block fields of a node type (the blocks a node of it opens).
+std::uint32_t graph_block_count(const TypeInfo& type, const std::vector<GraphField>& fields);
 
 /// The printing plan of one graph-level function (or expression): which expressions
 /// are temporaries, which block each is bound in, and the order of every block's lines.
@@ -183,8 +180,9 @@ void for_each_graph_child(const Object& node, GraphKind kind, F&& f) {
 /// (parents before children), then order each block's lines in printing order.
 class GraphPlan {
 public:
-  /// Plans the printing of `root` as the result of block 0.
-  void build(const Object& root);
+  /// Plans the printing of `root` as the result of block 0; `kind_of` says how each
+  /// expression prints (graph_kind: the text format's syntax).
+  void build(const Object& root, GraphKind (*kind_of)(const Object&) = &graph_kind);
 
   GraphNodeInfo& info(std::uint32_t index) { return nodes_[index]; }
   /// The children of node `index`, in printing order.
@@ -198,6 +196,15 @@ public:
 
 private:
   std::uint32_t add_node(const Object* node, GraphKind kind, UseKind use);
+
+  /// What the plan reads of a node type: its graph fields and its number of blocks.
+  struct GraphType {
+    const TypeInfo* type;
+    std::vector<GraphField> fields;
+    std::uint32_t blocks;
+  };
+  /// The graph fields of `type`, computed once per type and build.
+  const GraphType& type_of(const TypeInfo& type);
 
   /// Pass 1: every distinct non-atomic expression (numbered in discovery order, the
   /// root first), its edges, its number of uses and the kind of its first use.
@@ -216,11 +223,14 @@ private:
   /// temporary's binding lands before the line that first uses it).
   void order(const Object& root);
 
+  GraphKind (*kind_of_)(const Object&) = &graph_kind;
   /// Node address -> plan index + 1, used only while counting uses.
   PointerMap<std::uint32_t> index_;
   std::vector<GraphNodeInfo> nodes_;
   std::vector<GraphEdge> edges_;
   std::vector<GraphBlock> blocks_;
+  /// The node types met (a printed function has a handful: a scan finds them).
+  std::vector<GraphType> types_;
 };
 
 } // namespace ctir::detail

@@ -1,12 +1,11 @@
-// Definitions of <ctir/pass/instruments/detail/well_formed_checker.hpp>: the walk and its
+// Definitions of <ctir/ir/analysis/detail/well_formed_checker.hpp>: the walk and its
 // scopes, and verify_well_formed, which runs it.
 #pragma once
 
-#include <ctir/pass/instruments/detail/well_formed_checker.hpp>
+#include <ctir/ir/analysis/detail/well_formed_checker.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +61,11 @@ CTIR_INLINE void Checker::check_function(std::size_t i) {
     case Op::begin_scope:
       marks_.push_back({log_.size(), epoch_});
       epoch_ = ++epoch_counter_;
+      break;
+    case Op::begin_block:
+      // Opening a block changes no variable in scope: shared nodes met just before it and
+      // in it are checked once.
+      marks_.push_back({log_.size(), epoch_});
       break;
     case Op::end_scope:
       end_scope();
@@ -144,15 +148,7 @@ CTIR_INLINE void Checker::visit(const Item& item) {
       item.region == Region::pattern_top || item.region == Region::pattern_nested ? item.region
                                                                                   : Region::use;
   plan_.clear();
-  if (type == SeqStmtNode::type_index) {
-    plan_.push_back({Op::begin_scope, Region::use, nullptr, 0, {}});
-    add_fields(node, info, inherited, {});
-    plan_.push_back({Op::end_scope, Region::use, nullptr, 0, {}});
-  } else if (!has_defs) {
-    add_fields(node, info, inherited, {});
-  } else {
-    add_fields(node, info, inherited, policy_of(node, type));
-  }
+  add_fields(node, info, inherited, has_defs);
   for (std::size_t k = plan_.size(); k-- > 0;) {
     stack_.push_back(plan_[k]);
   }
@@ -168,50 +164,70 @@ CTIR_INLINE bool Checker::has_def_fields(const TypeInfo& info) noexcept {
   return false;
 }
 
-CTIR_INLINE DefPolicy Checker::policy_of(const Object& node, std::uint32_t type) {
-  if (type == ForNode::type_index) {
-    return {DefPolicy::When::before_field, "body", true};
+CTIR_INLINE std::size_t Checker::scope_start(const Object& node, const TypeInfo& info,
+                                             std::size_t index) {
+  const FieldInfo& field = info.fields[index];
+  switch (field.scope) {
+  case DefScope::rest_of_node:
+    return index + 1;
+  case DefScope::block_end:
+    return info.fields.size();
+  case DefScope::field:
+    break;
   }
-  if (type == LetNode::type_index) {
-    const auto& let = static_cast<const LetNode&>(node);
-    if (let.value.defined() && let.value->dynamic_type_index() == FunctionNode::type_index) {
-      return {DefPolicy::When::after_field, {}, true}; // a recursive function
+  if (field.recursive_field != FieldInfo::no_field) {
+    const FieldInfo& value = info.fields[field.recursive_field];
+    const Object* held = value.kind == FieldKind::node ? value.get(node, value) : nullptr;
+    if (held != nullptr &&
+        held->type_info().derives_from(field.recursive_type_index, field.recursive_type_depth)) {
+      return field.recursive_field;
     }
-    return {DefPolicy::When::before_field, "body", true};
   }
-  if (type == BindNode::type_index) {
-    return {DefPolicy::When::at_end, {}, false};
-  }
-  if (type == AllocateNode::type_index) {
-    return {DefPolicy::When::after_field, {}, false};
-  }
-  return {};
+  return field.scope_begin;
 }
 
 CTIR_INLINE void Checker::add_fields(const Object& node, const TypeInfo& info, Region inherited,
-                                     std::optional<DefPolicy> policy) {
-  if (policy && policy->scoped) {
+                                     bool has_defs) {
+  // A node with definitions is a scope unless all of them outlive it (they last to the end
+  // of the enclosing block).
+  bool scoped = false;
+  for (std::size_t i = 0; has_defs && i < info.fields.size(); ++i) {
+    const FieldInfo& field = info.fields[i];
+    if (field.def_kind != DefRegionKind::none && !field.ignored() &&
+        field.kind != FieldKind::value && field.scope != DefScope::block_end) {
+      scoped = true;
+    }
+  }
+  if (scoped) {
     plan_.push_back({Op::begin_scope, Region::use, nullptr, 0, {}});
   }
-  std::vector<const Object*>& pending = pending_defines_;
+  // Variables of def_simple fields, each with the index of the field it comes into scope
+  // before (fields.size(): after the last one).
+  std::vector<std::pair<std::size_t, const Object*>>& pending = pending_defines_;
   pending.clear();
-  const auto flush = [&] {
-    for (const Object* var : pending) {
-      plan_.push_back({Op::define, Region::use, var, 0, {}});
+  const auto flush = [&](std::size_t before) {
+    for (auto& [at, var] : pending) {
+      if (var != nullptr && at <= before) {
+        plan_.push_back({Op::define, Region::use, var, 0, {}});
+        var = nullptr;
+      }
     }
-    pending.clear();
   };
   const std::size_t depth = path_.size();
-  for (const FieldInfo& field : info.fields) {
+  const std::size_t count = info.fields.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const FieldInfo& field = info.fields[i];
     if (field.ignored() || field.kind == FieldKind::value) {
       continue;
     }
-    if (policy && policy->when == DefPolicy::When::before_field && field.name == policy->field) {
-      flush();
+    if (!pending.empty()) {
+      flush(i);
     }
     Region region = inherited;
+    std::size_t scope_at = count;
     if (field.def_kind == DefRegionKind::def_simple) {
       region = Region::simple_def;
+      scope_at = scope_start(node, info, i);
     } else if (field.def_kind == DefRegionKind::def_pattern) {
       region = Region::pattern_top;
     }
@@ -221,9 +237,12 @@ CTIR_INLINE void Checker::add_fields(const Object& node, const TypeInfo& info, R
       }
       plan_.push_back({Op::visit, region, child, depth, {field.name, index}});
       if (region == Region::simple_def && child->type_info().is_variable) {
-        pending.push_back(child);
+        pending.emplace_back(scope_at, child);
       }
     };
+    if (field.is_block()) {
+      plan_.push_back({Op::begin_block, Region::use, nullptr, 0, {}});
+    }
     if (field.kind == FieldKind::node) {
       add(field.get(node, field), Step::npos);
     } else {
@@ -232,12 +251,12 @@ CTIR_INLINE void Checker::add_fields(const Object& node, const TypeInfo& info, R
         add(field.at(node, field, k), k);
       }
     }
-    if (!policy || policy->when == DefPolicy::When::after_field) {
-      flush();
+    if (field.is_block()) {
+      plan_.push_back({Op::end_scope, Region::use, nullptr, 0, {}});
     }
   }
-  flush();
-  if (policy && policy->scoped) {
+  flush(count);
+  if (scoped) {
     plan_.push_back({Op::end_scope, Region::use, nullptr, 0, {}});
   }
 }
@@ -281,7 +300,7 @@ CTIR_INLINE void Checker::visit_variable(const Item& item, const Object& var,
     break;
   }
   plan_.clear();
-  add_fields(var, info, children, {});
+  add_fields(var, info, children, has_def_fields(info));
   for (std::size_t k = plan_.size(); k-- > 0;) {
     stack_.push_back(plan_[k]);
   }

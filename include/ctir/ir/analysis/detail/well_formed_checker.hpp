@@ -1,10 +1,11 @@
 // The well-formedness checker's engine: its work items and the Checker class (internal to the
-// verifier, included only by the definitions of <ctir/pass/instruments/verify.hpp>).
+// analysis, included only by the definitions of <ctir/ir/analysis/well_formed.hpp>).
 #pragma once
 
 #include <ctir/core/linkage.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/core/type_info.hpp>
+#include <ctir/ir/analysis/well_formed.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/tensor/expr.hpp>
@@ -12,13 +13,11 @@
 #include <ctir/ir/tensor/stmt.hpp>
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
-#include <ctir/pass/instruments/verify.hpp>
 #include <ctir/traverse/detail/sharing.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -36,7 +35,8 @@ enum class Region : std::uint8_t {
   pattern_nested, ///< inside the type of a pattern variable: defines it unless in scope
 };
 
-enum class Op : std::uint8_t { visit, check, define, begin_scope, end_scope };
+/// begin_scope opens a node's scope, begin_block a block field's; end_scope closes either.
+enum class Op : std::uint8_t { visit, check, define, begin_scope, begin_block, end_scope };
 
 /// One step of an access path: `.field` or `.field[index]`.
 struct Step {
@@ -54,16 +54,6 @@ struct Item {
   Step step;
 };
 
-/// When the variable of a def_simple field comes into scope, and whether the scope ends
-/// with the node.
-struct DefPolicy {
-  enum class When : std::uint8_t { after_field, before_field, at_end };
-  When when = When::after_field;
-  std::string_view field; ///< for before_field
-  /// false: the definitions stay for the rest of the enclosing block (Bind, Allocate).
-  bool scoped = true;
-};
-
 /// `message` without its leading "ctir: " (a message quoted inside another one).
 std::string strip_ctir_prefix(std::string_view message);
 
@@ -71,10 +61,12 @@ std::string strip_ctir_prefix(std::string_view message);
 /// recursion: IR nested a million levels deep is fine), driven by the runtime field tables,
 /// so node types registered at run time are walked too.
 ///
-/// Scopes: a function's parameters (def_pattern, with the variables of their types) are in
-/// scope in its body; `for` and graph-level `let` variables in their body (a `let` whose
-/// value is a function also in that value, for recursion); `Bind` and `Allocate` for the
-/// rest of the enclosing block; other node types' def fields for the node's later fields.
+/// Scopes come from the field tables (FieldInfo::scope, FieldInfo::is_block), as the hooks
+/// declare them: a def field's variables are in scope in the node's later fields
+/// (DefScope::rest_of_node: a function's parameters, patterns with the variables of their
+/// types), from a named field on (DefScope::field: `for` and graph-level `let` in their body,
+/// a `let` whose value is a function also in that value), or to the end of the enclosing
+/// block field (DefScope::block_end: `Bind`, `Allocate` in a SeqStmt).
 /// A variable may be defined once per top-level function; inside a pattern, a variable
 /// already in scope (the `n` of `B: Tensor[(n)]` after `A: Tensor[(n)]`) is a check, not a
 /// definition.
@@ -102,11 +94,13 @@ private:
 
   void visit(const Item& item);
   static bool has_def_fields(const TypeInfo& info) noexcept;
-  static DefPolicy policy_of(const Object& node, std::uint32_t type);
+  /// The index of the field before which the variables of def field `index` come into scope
+  /// (`info.fields.size()`: after the node).
+  static std::size_t scope_start(const Object& node, const TypeInfo& info, std::size_t index);
 
-  /// Appends the node's fields to plan_, with the definitions `policy` places.
-  void add_fields(const Object& node, const TypeInfo& info, Region inherited,
-                  std::optional<DefPolicy> policy);
+  /// Appends the node's fields to plan_, with the scopes, blocks and definitions its field
+  /// table declares.
+  void add_fields(const Object& node, const TypeInfo& info, Region inherited, bool has_defs);
   void visit_variable(const Item& item, const Object& var, const TypeInfo& info);
 
   // ---- type checks ------------------------------------------------------------------------
@@ -154,7 +148,9 @@ private:
 
   std::vector<Item> stack_;
   std::vector<Item> plan_;
-  std::vector<const Object*> pending_defines_;
+  /// Variables of def_simple fields met in the node being planned, with the index of the
+  /// field they come into scope before.
+  std::vector<std::pair<std::size_t, const Object*>> pending_defines_;
   std::vector<Step> path_;
 
   /// Definitions in scope (a count: a doubly defined variable is still in scope once the
@@ -180,6 +176,6 @@ private:
 } // namespace ctir::detail::well_formed
 
 #ifdef CTIR_HEADER_ONLY
-#include <ctir/pass/instruments/detail/well_formed_checker-inl.hpp>
-#include <ctir/pass/instruments/detail/well_formed_type_checks-inl.hpp>
+#include <ctir/ir/analysis/detail/well_formed_checker-inl.hpp>
+#include <ctir/ir/analysis/detail/well_formed_type_checks-inl.hpp>
 #endif

@@ -1,8 +1,8 @@
-// Definitions of <ctir/pass/instruments/detail/well_formed_checker.hpp>: the type checks of
+// Definitions of <ctir/ir/analysis/detail/well_formed_checker.hpp>: the type checks of
 // calls, call_dps and tensor accesses, and the diagnostics.
 #pragma once
 
-#include <ctir/pass/instruments/detail/well_formed_checker.hpp>
+#include <ctir/ir/analysis/detail/well_formed_checker.hpp>
 
 #include <ctir/core/error.hpp>
 #include <ctir/ir/builder.hpp> // known_dtype_of_node
