@@ -295,6 +295,8 @@ struct runtime_set {
   static constexpr std::size_t first_match() noexcept {
     return npos;
   }
+  template <class C>
+  static constexpr bool handles_v = false;
   struct matcher {
     template <class T>
     static constexpr bool direct() noexcept {

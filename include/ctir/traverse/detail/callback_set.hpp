@@ -426,6 +426,10 @@ struct callback_set<std::tuple<B...>> {
   static constexpr bool handles() noexcept {
     return first_match<C>() != npos;
   }
+  /// Whether some callback matches concrete type C (a fold, cheaper to instantiate for
+  /// every type of a graph than first_match).
+  template <class C>
+  static constexpr bool handles_v = (B::template matches<C>() || ...);
 
   /// Whether some callback is a with_def_region_kind callback.
   static constexpr bool has_def_region = (B::is_def_region || ...);

@@ -87,8 +87,8 @@ template <class Set, class List>
 struct handled_filter;
 template <class Set, class... Cs>
 struct handled_filter<Set, type_list<Cs...>> {
-  using type = concat_t<
-      std::conditional_t<Set::template first_match<Cs>() != npos, type_list<Cs>, type_list<>>...>;
+  using type =
+      concat_t<std::conditional_t<Set::template handles_v<Cs>, type_list<Cs>, type_list<>>...>;
 };
 /// The members of a list of concrete types that some callback of Set handles. The
 /// explicit-stack paths compile a step of their own only for these; every other node takes
@@ -174,7 +174,9 @@ struct contain_table<type_list<Ts...>, Matcher> {
 
   template <class T>
   static constexpr bool may_contain() noexcept {
-    constexpr std::size_t position = index_in_pack<T, Ts...>();
+    // By type index, in the sorted table every traversal of this graph shares, rather than
+    // by comparing T with each of the graph's types for every field type asked about.
+    constexpr std::size_t position = position_of_index(T::type_index);
     // An error here means a field's element type was left out of the type graph.
     static_assert(position != npos, "ctir: internal error: type outside the traversal graph");
     return value[position];
@@ -214,7 +216,7 @@ struct contain_table<type_list<Ts...>, Matcher> {
   }
 
 private:
-  static std::size_t position_of_index(std::uint32_t index) noexcept {
+  static constexpr std::size_t position_of_index(std::uint32_t index) noexcept {
     const auto& sorted = sorted_ids<Ts...>::value;
     std::size_t lo = 0;
     std::size_t hi = size;
