@@ -8,6 +8,7 @@
 #include <ctir/core/child_visitor.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/core/type_info.hpp>
+#include <ctir/hooks/type_table.hpp>
 #include <ctir/traverse/detail/engine_common.hpp>
 #include <ctir/traverse/detail/map_engine.hpp>
 #include <ctir/traverse/detail/map_result.hpp>
@@ -66,7 +67,6 @@ public:
     static_assert(cache_size == ChildVisitor::filter_slots);
     for (std::uint32_t slot = 0; slot < cache_size; ++slot) {
       entries_[slot].index = slot ^ 1U; // never looked up in this slot
-      // The filter passes over no child: every child counts for its position.
       filter_[slot].index = slot ^ 1U;
     }
     ChildVisitor::visit = &runtime_mapper::visit;
@@ -117,6 +117,9 @@ private:
       has_children = rewrite_state::has_dynamic_children(node);
     }
     const bool once = structural::visited_once(node);
+    ChildVisitor::FilterSlot& slot = filter_[info.index % cache_size];
+    slot.index = info.index;
+    slot.skip = 0;
     for (const DefRegionKind region :
          {DefRegionKind::none, DefRegionKind::def_simple, DefRegionKind::def_pattern}) {
       const bool use_site = region == DefRegionKind::none && info.is_variable;
@@ -130,6 +133,9 @@ private:
           (idle ? runtime_map_site::idle : 0U) | (descend ? runtime_map_site::descend : 0U) |
           (matched ? runtime_map_site::matched : 0U) | (use ? runtime_map_site::use : 0U) |
           (once && !idle ? runtime_map_site::shared : 0U));
+      if (idle) {
+        slot.skip = static_cast<std::uint8_t>(slot.skip | (1U << static_cast<unsigned>(region)));
+      }
     }
   }
 
@@ -138,15 +144,17 @@ private:
   /// calls only in tail position, so that it saves no registers.
   static bool visit(ChildVisitor& self, const Object& node, DefRegionKind region) {
     auto& mapper = static_cast<runtime_mapper&>(self);
-    const std::uint32_t position = mapper.position_++;
     const std::uint32_t index = node.dynamic_type_index();
     const runtime_map_entry& type = mapper.entries_[index % cache_size];
     if (type.index != index) [[unlikely]] {
-      return mapper.visit_new_type(node, region, position);
+      return mapper.visit_new_type(node, region);
     }
     const std::uint8_t what = type.site[static_cast<std::size_t>(region)];
-    if (what == runtime_map_site::idle ||
-        (what == runtime_map_site::use && mapper.remap_.empty())) {
+    if (what == runtime_map_site::idle) {
+      return true;
+    }
+    const std::uint32_t position = mapper.position_++;
+    if (what == runtime_map_site::use && mapper.remap_.empty()) {
       return true;
     }
     if (what == runtime_map_site::descend) {
@@ -156,10 +164,9 @@ private:
   }
 
   /// visit() of a node whose type is not in the cache yet.
-  CTIR_DETAIL_NOINLINE bool visit_new_type(const Object& node, DefRegionKind region,
-                                           std::uint32_t position) {
-    const runtime_map_entry& type = lookup(node);
-    return map_child(node, region, type, type.site[static_cast<std::size_t>(region)], position);
+  CTIR_DETAIL_NOINLINE bool visit_new_type(const Object& node, DefRegionKind region) {
+    (void)lookup(node);
+    return visit(*this, node, region);
   }
 
   /// A child with children and nothing else to do: mapped, and rebuilt if one of them
@@ -175,21 +182,25 @@ private:
     type.for_each_child(node, region, *this);
     position_ = saved;
     if (changes_.size() != base) [[unlikely]] {
-      mapped_ref result = rebuild(node, region, base);
-      if (result.defined()) {
-        changes_.push_back(change{position, std::move(result)});
-      }
+      rebuild_child(node, region, base, position);
     }
     return true;
+  }
+
+  /// descend() once some children changed: out of line, so that descend() keeps few
+  /// registers.
+  CTIR_DETAIL_NOINLINE void rebuild_child(const Object& node, DefRegionKind region,
+                                          std::size_t base, std::uint32_t position) {
+    mapped_ref result = rebuild(node, region, base);
+    if (result.defined()) {
+      changes_.push_back(change{position, std::move(result)});
+    }
   }
 
   /// A child with a callback, a memo, or a use to resolve (or too deep for recursion).
   CTIR_DETAIL_NOINLINE bool map_child(const Object& node, DefRegionKind region,
                                       const runtime_map_entry& type, std::uint8_t what,
                                       std::uint32_t position) {
-    if (what == runtime_map_site::idle) {
-      return true;
-    }
     mapped_ref result = map_node(node, region, type, what);
     if (result.defined()) {
       changes_.push_back(change{position, std::move(result)});
@@ -273,17 +284,52 @@ private:
     return rebuild(node, region, base);
   }
 
+  /// Rebuilds `node` (clone + set) from the changes from `base` on, and pops them. A
+  /// change's position counts the children that are not idle at their site, as visit()
+  /// does; whether a child is idle depends on its type and site only, so the filter that
+  /// passed over some of them changes nothing.
   CTIR_DETAIL_NOINLINE mapped_ref rebuild(const Object& node, DefRegionKind region,
                                           std::size_t base) {
     std::size_t next = base;
     std::uint32_t position = 0;
-    mapped_ref same;
-    Owned<Object> copy = rewrite_state::rebuild_dynamic(node, [&](const Object&) -> mapped_ref& {
-      if (next < changes_.size() && changes_[next].position == position++) {
-        return changes_[next++].result;
+    Owned<Object> copy(nullptr);
+    const auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
+      const DefRegionKind inner = child_region(region, field.def_kind);
+      if (lookup(child).site[static_cast<std::size_t>(inner)] == runtime_map_site::idle ||
+          next == changes_.size() || changes_[next].position != position++) {
+        return nullptr;
       }
-      return same;
-    });
+      mapped_ref& mapped = changes_[next++].result;
+      if (is_null_replacement(mapped.get())) {
+        mapped = mapped_ref();
+      }
+      check_dynamic_field(node, field, mapped, child);
+      if (copy.get() == nullptr) {
+        copy = clone_object(node);
+      }
+      return &mapped;
+    };
+    for (const FieldInfo& field : node.type_info().fields) {
+      if (field.ignored() || field.kind == FieldKind::value) {
+        continue;
+      }
+      if (field.kind == FieldKind::node) {
+        if (const Object* child = field.get(node, field)) {
+          if (mapped_ref* mapped = take(*child, field)) {
+            field.set(*copy, field, mapped->take());
+          }
+        }
+      } else {
+        const std::size_t size = field.size(node, field);
+        for (std::size_t i = 0; i < size; ++i) {
+          if (const Object* child = field.at(node, field, i)) {
+            if (mapped_ref* mapped = take(*child, field)) {
+              field.set_at(*copy, field, i, mapped->take());
+            }
+          }
+        }
+      }
+    }
     changes_.resize(base);
     if (copy.get() == nullptr) {
       return {};
