@@ -303,7 +303,11 @@ private:
       if (is_null_replacement(mapped.get())) {
         mapped = mapped_ref();
       }
-      check_dynamic_field(node, field, mapped, child);
+      // The common case, a replacement of the field's type or a subtype, without the
+      // registry: a type's ancestors list the field's type then.
+      if (!holds(field, mapped)) {
+        check_dynamic_field(node, field, mapped, child);
+      }
       if (copy.get() == nullptr) {
         copy = clone_object(node);
       }
@@ -339,6 +343,20 @@ private:
       this->remap_.emplace(&node, rebuilt);
     }
     return mapped_ref(std::move(rebuilt));
+  }
+
+  /// Whether `mapped` (null, or a node) can stand in `field` by its type's ancestors alone.
+  static bool holds(const FieldInfo& field, const mapped_ref& mapped) noexcept {
+    if (!mapped.defined()) {
+      return true;
+    }
+    const TypeInfo& type = mapped->type_info();
+    for (std::uint32_t depth = 0; depth <= type.depth; ++depth) {
+      if (type.ancestors[depth] == field.element_type_index) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /// A pre-order replacement: its children are mapped on the explicit stack, as the engine
