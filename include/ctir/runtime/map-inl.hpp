@@ -153,14 +153,14 @@ private:
     if (what == runtime_map_site::idle) {
       return true;
     }
-    const std::uint32_t position = mapper.position_++;
+    ++mapper.position_;
     if (what == runtime_map_site::use && mapper.remap_.empty()) {
       return true;
     }
     if (what == runtime_map_site::descend) {
-      return mapper.descend(node, region, type, position);
+      return mapper.descend(node, region, type);
     }
-    return mapper.map_child(node, region, type, what, position);
+    return mapper.map_child(node, region, type, what);
   }
 
   /// visit() of a node whose type is not in the cache yet.
@@ -169,12 +169,15 @@ private:
     return visit(*this, node, region);
   }
 
+  // A child's position is not passed down: visit() counted it, so it is position_ - 1
+  // whenever the child's own children are not being counted.
+
   /// A child with children and nothing else to do: mapped, and rebuilt if one of them
   /// changed.
   CTIR_DETAIL_NOINLINE bool descend(const Object& node, DefRegionKind region,
-                                    const runtime_map_entry& type, std::uint32_t position) {
+                                    const runtime_map_entry& type) {
     if (stack_below(this->stack_floor_)) [[unlikely]] {
-      return map_child(node, region, type, runtime_map_site::descend, position);
+      return map_child(node, region, type, runtime_map_site::descend);
     }
     const std::size_t base = changes_.size();
     const std::uint32_t saved = position_;
@@ -182,7 +185,7 @@ private:
     type.for_each_child(node, region, *this);
     position_ = saved;
     if (changes_.size() != base) [[unlikely]] {
-      rebuild_child(node, region, base, position);
+      rebuild_child(node, region, base);
     }
     return true;
   }
@@ -190,20 +193,19 @@ private:
   /// descend() once some children changed: out of line, so that descend() keeps few
   /// registers.
   CTIR_DETAIL_NOINLINE void rebuild_child(const Object& node, DefRegionKind region,
-                                          std::size_t base, std::uint32_t position) {
+                                          std::size_t base) {
     mapped_ref result = rebuild(node, region, base);
     if (result.defined()) {
-      changes_.push_back(change{position, std::move(result)});
+      changes_.push_back(change{position_ - 1, std::move(result)});
     }
   }
 
   /// A child with a callback, a memo, or a use to resolve (or too deep for recursion).
   CTIR_DETAIL_NOINLINE bool map_child(const Object& node, DefRegionKind region,
-                                      const runtime_map_entry& type, std::uint8_t what,
-                                      std::uint32_t position) {
+                                      const runtime_map_entry& type, std::uint8_t what) {
     mapped_ref result = map_node(node, region, type, what);
     if (result.defined()) {
-      changes_.push_back(change{position, std::move(result)});
+      changes_.push_back(change{position_ - 1, std::move(result)});
     }
     return true;
   }
