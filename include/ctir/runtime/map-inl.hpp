@@ -31,6 +31,9 @@ inline constexpr std::uint8_t descend = 2; ///< map the node's children
 inline constexpr std::uint8_t matched = 4; ///< call the node's callback
 inline constexpr std::uint8_t shared = 8;  ///< mapped once however many uses reach it
 inline constexpr std::uint8_t use = 16;    ///< a variable use: its new variable, if any
+/// A variable's definition: met again once its variable was rebuilt, it stands for the new
+/// one (a shape variable in a second parameter's type).
+inline constexpr std::uint8_t def = 32;
 } // namespace runtime_map_site
 
 /// What a runtime map needs to know about a node type, looked up once per type.
@@ -132,6 +135,7 @@ private:
       entry.site[static_cast<std::size_t>(region)] = static_cast<std::uint8_t>(
           (idle ? runtime_map_site::idle : 0U) | (descend ? runtime_map_site::descend : 0U) |
           (matched ? runtime_map_site::matched : 0U) | (use ? runtime_map_site::use : 0U) |
+          (info.is_variable && !use_site && !idle ? runtime_map_site::def : 0U) |
           (once && !idle ? runtime_map_site::shared : 0U));
       if (idle) {
         slot.skip = static_cast<std::uint8_t>(slot.skip | (1U << static_cast<unsigned>(region)));
@@ -235,7 +239,8 @@ private:
                           std::uint8_t what) {
     const Entry* const match = type.match;
     bool kept = false;
-    if ((what & runtime_map_site::use) != 0) {
+    if ((what & runtime_map_site::use) != 0 ||
+        ((what & runtime_map_site::def) != 0 && this->remapped(node) != nullptr)) {
       const ObjectRef* fresh = this->remapped(node);
       mapped_ref result = fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
       if (match != nullptr) {
