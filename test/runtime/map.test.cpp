@@ -1,4 +1,5 @@
 // Tests of include/ctir/runtime/map.hpp: the type-erased map gives the static map's results.
+#include <ctir/hooks/runtime_type.hpp>
 #include <ctir/ir/ir.hpp>
 #include <ctir/runtime/map.hpp>
 #include <ctir/runtime/walk.hpp>
@@ -9,9 +10,34 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+// ---------------------------------------------------------------------------------------
+// A counting global operator new, for the "allocates nothing" check.
+// ---------------------------------------------------------------------------------------
+namespace {
+std::atomic<long> runtime_map_allocations{0};
+
+void* counted_allocation(std::size_t size) {
+  runtime_map_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) {
+    return p;
+  }
+  throw std::bad_alloc();
+}
+} // namespace
+
+void* operator new(std::size_t size) { return counted_allocation(size); }
+void* operator new[](std::size_t size) { return counted_allocation(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 using namespace ctir;
 using namespace ctir::testing;
@@ -194,4 +220,156 @@ TEST_CASE("the runtime map handles a chain a million deep") {
            [&](const ObjectRef& imm) { twos += imm.as<IntImmNode>()->value == 2 ? 1U : 0U; });
   runtime::walk(out, count);
   CHECK(twos == 1'000'000);
+}
+
+TEST_CASE("a runtime map that changes nothing returns its input and allocates nothing") {
+  AddOne add_one;
+  PrimFunc f = PrimFunc::make("f", {add_one.A, add_one.B},
+                              plugin_block({add_one.func->body, add_one.n + 1}, "tag"));
+  runtime::Callbacks cbs;
+  std::size_t adds = 0;
+  cbs.on("ir.Add", [&](const ObjectRef&) {
+    ++adds;
+    return unchanged;
+  });
+  for (const WalkOrder order : {WalkOrder::post, WalkOrder::pre}) {
+    CAPTURE(static_cast<int>(order));
+    // The first map computes the callbacks' reach table, which they keep.
+    CHECK(runtime::map(f, cbs, order).same_as(f));
+    adds = 0;
+    const long before = runtime_map_allocations.load();
+    const ObjectRef out = runtime::map(f, cbs, order);
+    const long after = runtime_map_allocations.load();
+    CHECK(out.same_as(f));
+    CHECK(after - before == 0);
+    CHECK(adds == 2); // inside the plug-in block too
+  }
+}
+
+namespace {
+
+// Node types registered at run time for the pruning tests: a crate holds crates only, a rack
+// holds crates and statements. Reads of a crate's content are counted.
+struct MapCrateNode : Object {
+  std::vector<ObjectRef> content;
+  static inline std::size_t reads = 0;
+};
+struct MapRackNode : Object {
+  std::vector<ObjectRef> crates;
+  std::vector<ObjectRef> stmts;
+};
+struct MapStmtCrateNode : MapCrateNode {
+  std::vector<ObjectRef> stmts;
+};
+
+template <class T, std::vector<ObjectRef> T::*Member, bool Counted>
+FieldInfo map_prune_field(std::string_view name, std::string_view element_key) {
+  FieldInfo field;
+  field.name = name;
+  field.kind = FieldKind::node_array;
+  field.element_type_index = type_index_of_key(element_key);
+  field.size = [](const Object& o, const FieldInfo&) {
+    if constexpr (Counted) {
+      ++MapCrateNode::reads;
+    }
+    return (static_cast<const T&>(o).*Member).size();
+  };
+  field.at = [](const Object& o, const FieldInfo&, std::size_t i) -> const Object* {
+    return (static_cast<const T&>(o).*Member)[i].get();
+  };
+  field.set_at = [](Object& o, const FieldInfo&, std::size_t i, ObjectRef value) {
+    (static_cast<T&>(o).*Member)[i] = std::move(value);
+  };
+  return field;
+}
+
+template <class T>
+const TypeInfo& register_map_prune_type(std::string key, std::string parent,
+                                        std::vector<FieldInfo> fields) {
+  RuntimeTypeSpec spec;
+  spec.key = std::move(key);
+  spec.parent_key = std::move(parent);
+  spec.own_fields = std::move(fields);
+  spec.destroy = &ctir::testing::detail::destroy_plugin<T>;
+  spec.clone = &ctir::testing::detail::clone_plugin<T>;
+  return TypeRegistry::global().add_runtime_type(std::move(spec));
+}
+
+template <class T>
+ObjectRef make_map_prune_node(const TypeInfo& type, T* node) {
+  ctir::detail::object_access::stamp(*node, &type);
+  return ObjectRef::adopt_new(node);
+}
+
+} // namespace
+
+TEST_CASE("a runtime map leaves out node types registered at run time that cannot lead to a "
+          "match") {
+  register_ir_types();
+  const TypeInfo& crate_type = register_map_prune_type<MapCrateNode>(
+      "test.map_prune.Crate", "Object",
+      {map_prune_field<MapCrateNode, &MapCrateNode::content, true>("content",
+                                                                   "test.map_prune.Crate")});
+  const TypeInfo& rack_type = register_map_prune_type<MapRackNode>(
+      "test.map_prune.Rack", "Object",
+      {map_prune_field<MapRackNode, &MapRackNode::crates, false>("crates", "test.map_prune.Crate"),
+       map_prune_field<MapRackNode, &MapRackNode::stmts, false>("stmts", "ir.Stmt")});
+  AddOne add_one;
+  auto* inner = new MapCrateNode();
+  ObjectRef inner_crate = make_map_prune_node(crate_type, inner);
+  auto* outer = new MapCrateNode();
+  outer->content = {inner_crate};
+  ObjectRef outer_crate = make_map_prune_node(crate_type, outer);
+  auto* rack_node = new MapRackNode();
+  rack_node->crates = {outer_crate};
+  rack_node->stmts = {add_one.func->body};
+  ObjectRef rack = make_map_prune_node(rack_type, rack_node);
+
+  // A crate holds only crates: a map of variables never opens one, and rewrites the loop.
+  for (const WalkOrder order : {WalkOrder::post, WalkOrder::pre}) {
+    MapCrateNode::reads = 0;
+    ObjectRef out = runtime::map(rack, specialize(add_one.n, 16), order);
+    const auto& new_rack = static_cast<const MapRackNode&>(*out);
+    CHECK(MapCrateNode::reads == 0);
+    CHECK(new_rack.crates[0].same_as(outer_crate));
+    const auto* loop = new_rack.stmts[0].as<SeqStmtNode>()->seq[0].as<ForNode>();
+    REQUIRE(loop != nullptr);
+    CHECK(loop->end.as<IntImmNode>()->value == 16);
+  }
+  // A map of crates opens both.
+  runtime::Callbacks crates_cbs;
+  std::size_t crates = 0;
+  crates_cbs.on("test.map_prune.Crate", [&](const ObjectRef& crate) {
+    ++crates;
+    return crate;
+  });
+  MapCrateNode::reads = 0;
+  CHECK(runtime::map(rack, crates_cbs).same_as(rack));
+  CHECK(crates == 2);
+  CHECK(MapCrateNode::reads == 2);
+
+  // A crate type registered now may hold statements: the same callbacks open crates from now
+  // on, rewrite the loop in one, and rebuild the crates on its path.
+  const TypeInfo& stmt_crate_type = register_map_prune_type<MapStmtCrateNode>(
+      "test.map_prune.StmtCrate", "test.map_prune.Crate",
+      {map_prune_field<MapStmtCrateNode, &MapStmtCrateNode::stmts, false>("stmts", "ir.Stmt")});
+  auto* loop_crate = new MapStmtCrateNode();
+  loop_crate->stmts = {add_one.func->body};
+  inner->content = {make_map_prune_node(stmt_crate_type, loop_crate)}; // no map runs meanwhile
+  const runtime::Callbacks cbs = specialize(add_one.n, 16);
+  MapCrateNode::reads = 0;
+  ObjectRef out = runtime::map(rack, cbs);
+  CHECK(MapCrateNode::reads >= 3); // each crate once, and again to rebuild it
+  const auto& new_rack = static_cast<const MapRackNode&>(*out);
+  CHECK_FALSE(new_rack.crates[0].same_as(outer_crate));
+  const auto& new_outer = static_cast<const MapCrateNode&>(*new_rack.crates[0]);
+  const auto& new_inner = static_cast<const MapCrateNode&>(*new_outer.content[0]);
+  const auto& new_loop_crate = static_cast<const MapStmtCrateNode&>(*new_inner.content[0]);
+  const auto* loop = new_loop_crate.stmts[0].as<SeqStmtNode>()->seq[0].as<ForNode>();
+  REQUIRE(loop != nullptr);
+  CHECK(loop->end.as<IntImmNode>()->value == 16);
+  // The input is unchanged.
+  CHECK(static_cast<const MapStmtCrateNode&>(*inner->content[0])
+            .stmts[0]
+            .same_as(add_one.func->body));
 }

@@ -16,7 +16,9 @@ namespace ctir::runtime {
 ///
 /// Throws a ctir::Error if a callback is not a map callback (one returning void or a
 /// WalkResult returns no node), and a ctir::NodeError if a replacement cannot stand where
-/// its node was. Runs on an explicit stack: any depth fits.
+/// its node was. Recursive within a native stack budget and on an explicit stack beyond it:
+/// any depth fits. Node types that cannot lead to a node a callback matches (see
+/// Callbacks::reach) are not entered, and a map that changes nothing allocates nothing.
 ObjectRef map(const ObjectRef& root, const Callbacks& callbacks, WalkOrder order = WalkOrder::post);
 
 } // namespace ctir::runtime

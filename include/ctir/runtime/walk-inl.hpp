@@ -228,7 +228,10 @@ private:
       }
       return type->for_each_child(node, region, self);
     }
-    return walker.walk_node(node, region, *type, what);
+    if ((what & runtime_site::pruned) != 0) {
+      return walker.template walk_node<true>(node, region, *type, what);
+    }
+    return walker.template walk_node<false>(node, region, *type, what);
   }
 
   /// visit() of a node whose type is not in the cache yet (out of line: a call would make
@@ -238,7 +241,10 @@ private:
     return visit(*this, node, region);
   }
 
-  /// A node with something to do.
+  /// A node with something to do; Pruned: one whose type has fields left out (loops,
+  /// branches), compiled apart so that the many with a callback and all their fields do not
+  /// pay for reading kept fields.
+  template <bool Pruned>
   CTIR_DETAIL_NOINLINE bool walk_node(const Object& node, DefRegionKind region,
                                       const runtime_type_entry& type, std::uint8_t what) {
     if (stack_below(stack_floor_)) [[unlikely]] {
@@ -249,7 +255,7 @@ private:
     }
     // Loaded before the callback, which the optimizer cannot see through.
     const runtime::Callbacks::Entry* const match = type.match;
-    const auto for_each_child = type.for_each_child;
+    [[maybe_unused]] const auto for_each_child = type.for_each_child;
     if constexpr (Order == WalkOrder::pre) {
       if (match != nullptr) {
         const WalkAction action = call(*match, node, region);
@@ -259,10 +265,23 @@ private:
       }
     }
     if ((what & runtime_site::descend) != 0) {
-      // Out of line for the few types that have fields left out (loops, branches), so that
-      // the many with a callback and all their fields pay one test for them.
-      const bool go_on = (what & runtime_site::pruned) == 0 ? for_each_child(node, region, *this)
-                                                            : walk_kept_fields(node, region, type);
+      bool go_on;
+      if constexpr (!Pruned) {
+        go_on = for_each_child(node, region, *this);
+      } else if (const FieldInfo* const first = type.kept[0]; first != nullptr) {
+        // One or two node fields read in place (a loop's body, a branch's cases).
+        const FieldInfo* const second = type.kept[1];
+        const Object* child = first->get(node, *first);
+        go_on = child == nullptr ||
+                ChildVisitor::operator()(*child, child_region(region, first->def_kind));
+        if (go_on && second != nullptr) {
+          child = second->get(node, *second);
+          go_on = child == nullptr ||
+                  ChildVisitor::operator()(*child, child_region(region, second->def_kind));
+        }
+      } else {
+        go_on = walk_kept_fields(node, region, type);
+      }
       if (!go_on) {
         return false;
       }
@@ -275,22 +294,10 @@ private:
     return true;
   }
 
-  /// The children of a node in the fields that can lead to a match (runtime_site::pruned).
+  /// The children of a node in the fields that can lead to a match (runtime_site::pruned),
+  /// when they are not one or two node fields.
   CTIR_DETAIL_NOINLINE bool walk_kept_fields(const Object& node, DefRegionKind region,
                                              const runtime_type_entry& type) {
-    if (type.kept[0] != nullptr) {
-      for (const FieldInfo* field : type.kept) {
-        if (field == nullptr) {
-          break;
-        }
-        const Object* child = field->get(node, *field);
-        if (child != nullptr &&
-            !ChildVisitor::operator()(*child, child_region(region, field->def_kind))) {
-          return false;
-        }
-      }
-      return true;
-    }
     return for_each_listed_child<false>(node, region, type.pruned->fields,
                                         [this](const Object& child, DefRegionKind inner) {
                                           return ChildVisitor::operator()(child, inner);
