@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -430,8 +431,18 @@ private:
   };
 
   // What an empty map probes: two slots, as the shift of an empty map (63) gives a start of
-  // 0 or 1. Never written: the first insertion allocates.
-  static inline Slot empty_slots_[2] = {};
+  // 0 or 1. Never written: the first insertion allocates. Built at first use and never
+  // destroyed, so that including this header does no work at static initialization or at
+  // exit (a static array of slots holding references would register its destructor).
+  static Slot* empty_slots() noexcept {
+    alignas(Slot) static std::byte storage[2 * sizeof(Slot)];
+    static Slot* const slots = [] {
+      ::new (static_cast<void*>(storage)) Slot{};
+      ::new (static_cast<void*>(storage + sizeof(Slot))) Slot{};
+      return std::launder(reinterpret_cast<Slot*>(storage));
+    }();
+    return slots;
+  }
 
   std::size_t start(const Key& key) const noexcept {
     return static_cast<std::size_t>(key_hash(key) >> shift_);
@@ -469,14 +480,14 @@ private:
   }
 
   void take(FlatMap& other) noexcept {
-    slots_ = std::exchange(other.slots_, empty_slots_);
+    slots_ = std::exchange(other.slots_, empty_slots());
     capacity_ = std::exchange(other.capacity_, 0);
     mask_ = std::exchange(other.mask_, 1);
     size_ = std::exchange(other.size_, 0);
     shift_ = std::exchange(other.shift_, 63U);
   }
 
-  Slot* slots_ = empty_slots_;
+  Slot* slots_ = empty_slots();
   std::size_t mask_ = 1;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;

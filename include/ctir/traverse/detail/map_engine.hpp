@@ -446,18 +446,31 @@ protected:
   /// of a type a callback handles (a Mapped<Node> parameter sees the node as it stands: its
   /// children are mapped already), else a callback matching a type known only at run time.
   template <class Handler>
-  bool call_dynamic(const Object& node, DefRegionKind region, Handler& handler) {
+  bool call_dynamic(const Object& shown, const Object& original, DefRegionKind region,
+                    Handler& handler) {
     return dispatch_list(
-        handled{}, node,
+        handled{}, original,
         [&](const auto& concrete_node) -> bool {
           using C = std::remove_cvref_t<decltype(concrete_node)>;
+          // The callback sees the node as the recursive path shows it: the original with
+          // its children mapped (a rebuilt node keeps its original's dynamic type), and a
+          // variable as the one it stands for.
+          const C& mapped = static_cast<const C&>(shown);
           slots_of<C> none;
-          mapped_view<C> view(concrete_node, none, false);
-          mapped_provider<C> provider{view};
-          handler(call<Set::template first_match<C>()>(provider, region));
+          auto run = [&](mapped_view<C>& view) {
+            mapped_provider<C> provider{view};
+            handler(call<Set::template first_match<C>()>(provider, region));
+          };
+          if constexpr (is_variable_node_v<C>) {
+            mapped_view<C> view(mapped, none, false);
+            run(view);
+          } else {
+            mapped_view<C> view(concrete_node, mapped, none);
+            run(view);
+          }
           return true;
         },
-        [&](const Object& other) -> bool { return call_unhandled(other, region, handler); });
+        [&](const Object&) -> bool { return call_unhandled(shown, region, handler); });
   }
 
   template <class Handler>
@@ -482,7 +495,7 @@ protected:
         return mapped_ref();
       });
     };
-    const bool ran = self.call_dynamic(shown, region, handler);
+    const bool ran = self.call_dynamic(shown, original, region, handler);
     unchanged = kept;
     return ran;
   }

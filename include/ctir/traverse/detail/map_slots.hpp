@@ -172,6 +172,15 @@ public:
 
   mapped_view(const node_type& original, slots_of<node_type>& slots, bool changed) noexcept
       : original_(&original), slots_(&slots), changed_(changed) {}
+  /// The view of a node whose children were mapped into `rebuilt` already (a copy of
+  /// `original`, or `original` itself when no child changed).
+  mapped_view(const node_type& original, const node_type& rebuilt,
+              slots_of<node_type>& no_slots) noexcept
+      : original_(&original), slots_(&no_slots), changed_(&rebuilt != &original) {
+    if (changed_) {
+      materialized_ = Ref<node_type>::borrow(&rebuilt);
+    }
+  }
   mapped_view(const mapped_view&) = delete;
   mapped_view& operator=(const mapped_view&) = delete;
 
