@@ -505,6 +505,38 @@ TEST_CASE("map handles a chain a million expressions deep") {
   CHECK(folded.same_as(x));
 }
 
+TEST_CASE("past the stack budget a Mapped callback sees the input node as original()") {
+  // Renaming the variable at the bottom rebuilds every Add above it on the explicit stack;
+  // each callback must still see the node of the input as original() and the rebuilt one
+  // as node(), as on the recursive path.
+  Var x = Var::make("x", DataType::int32());
+  Var y = Var::make("y", DataType::int32());
+  PrimExpr chain = x;
+  std::unordered_map<const Object*, int> input;
+  for (int k = 0; k < 200'000; ++k) {
+    chain = chain + k;
+    input.emplace(chain.get(), k);
+  }
+  std::size_t seen = 0;
+  std::size_t wrong = 0;
+  PrimExpr out = map(
+      chain, [&](const Var& v) -> PrimExpr { return v.same_as(x) ? PrimExpr(y) : PrimExpr(v); },
+      [&](const Mapped<Add>& add) -> MapResult<PrimExpr> {
+        ++seen;
+        const auto it = input.find(add.original().get());
+        const bool rebuilt = add.changed() && !add.node().same_as(add.original());
+        if (it == input.end() || !rebuilt ||
+            add[&AddNode::b].as<IntImmNode>()->value != it->second) {
+          ++wrong;
+        }
+        return unchanged;
+      });
+  CHECK(seen == 200'000);
+  CHECK(wrong == 0);
+  CHECK_FALSE(out.same_as(chain));
+  CHECK(input.count(out.get()) == 0);
+}
+
 TEST_CASE("map handles loops nested a million deep") {
   Var out_var = Var::make("out", TensorType::make({1}, DataType::int32()));
   Stmt nest = TensorStore::make(out_var, {0}, 1);
