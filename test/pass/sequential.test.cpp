@@ -4,117 +4,17 @@
 
 #include <ctir/pass/module_pass.hpp>
 
+#include <counting_new.hpp>
 #include <doctest/doctest.h>
 #include <pass_testing.hpp>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <stdexcept>
 #include <string>
 
 using namespace ctir;
 using namespace ctir::testing;
 
-// ---------------------------------------------------------------------------------------
-// A counting global operator new, for "no allocation" checks. ThreadSanitizer's runtime
-// defines the global operator new itself, so under it there is no counting and the checks
-// are skipped.
-// ---------------------------------------------------------------------------------------
-#if defined(__SANITIZE_THREAD__)
-#define CTIR_TEST_COUNTS_ALLOCATIONS 0
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CTIR_TEST_COUNTS_ALLOCATIONS 0
-#endif
-#endif
-#ifndef CTIR_TEST_COUNTS_ALLOCATIONS
-#define CTIR_TEST_COUNTS_ALLOCATIONS 1
-#endif
-
 namespace {
-std::atomic<long> allocations{0};
-} // namespace
-
-#if CTIR_TEST_COUNTS_ALLOCATIONS
-namespace {
-void* counted_allocation(std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) {
-    return p;
-  }
-  throw std::bad_alloc();
-}
-void* counted_aligned_allocation(std::size_t size, std::align_val_t align) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  const auto alignment = static_cast<std::size_t>(align);
-  const std::size_t rounded = (size + alignment - 1) / alignment * alignment;
-  if (void* p = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded)) {
-    return p;
-  }
-  throw std::bad_alloc();
-}
-} // namespace
-
-void* operator new(std::size_t size) { return counted_allocation(size); }
-void* operator new[](std::size_t size) { return counted_allocation(size); }
-void* operator new(std::size_t size, std::align_val_t align) {
-  return counted_aligned_allocation(size, align);
-}
-void* operator new[](std::size_t size, std::align_val_t align) {
-  return counted_aligned_allocation(size, align);
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  try {
-    return counted_allocation(size);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  try {
-    return counted_allocation(size);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  try {
-    return counted_aligned_allocation(size, align);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  try {
-    return counted_aligned_allocation(size, align);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-#endif
-
-namespace {
-
-/// Allocations made while `f` runs.
-template <class F>
-long allocations_during(F&& f) {
-  const long before = allocations.load();
-  f();
-  return allocations.load() - before;
-}
 
 /// Stateless passes, usable in constant expressions.
 template <int N>
