@@ -299,48 +299,15 @@ private:
                                           std::size_t base) {
     std::size_t next = base;
     std::uint32_t position = 0;
-    Owned<Object> copy(nullptr);
-    const auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
-      const DefRegionKind inner = child_region(region, field.def_kind);
-      if (lookup(child).site[static_cast<std::size_t>(inner)] == runtime_map_site::idle ||
-          next == changes_.size() || changes_[next].position != position++) {
-        return nullptr;
-      }
-      mapped_ref& mapped = changes_[next++].result;
-      if (is_null_replacement(mapped.get())) {
-        mapped = mapped_ref();
-      }
-      // The common case, a replacement of the field's type or a subtype, without the
-      // registry: a type's ancestors list the field's type then.
-      if (!holds(field, mapped)) {
-        check_dynamic_field(node, field, mapped, child);
-      }
-      if (copy.get() == nullptr) {
-        copy = clone_object(node);
-      }
-      return &mapped;
-    };
-    for (const FieldInfo& field : node.type_info().fields) {
-      if (field.ignored() || field.kind == FieldKind::value) {
-        continue;
-      }
-      if (field.kind == FieldKind::node) {
-        if (const Object* child = field.get(node, field)) {
-          if (mapped_ref* mapped = take(*child, field)) {
-            field.set(*copy, field, mapped->take());
+    Owned<Object> copy = rewrite_state::rebuild_dynamic_inline(
+        node, [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
+          const DefRegionKind inner = child_region(region, field.def_kind);
+          if (lookup(child).site[static_cast<std::size_t>(inner)] == runtime_map_site::idle ||
+              next == changes_.size() || changes_[next].position != position++) {
+            return nullptr;
           }
-        }
-      } else {
-        const std::size_t size = field.size(node, field);
-        for (std::size_t i = 0; i < size; ++i) {
-          if (const Object* child = field.at(node, field, i)) {
-            if (mapped_ref* mapped = take(*child, field)) {
-              field.set_at(*copy, field, i, mapped->take());
-            }
-          }
-        }
-      }
-    }
+          return &changes_[next++].result;
+        });
     changes_.resize(base);
     if (copy.get() == nullptr) {
       return {};
@@ -350,20 +317,6 @@ private:
       this->remap_.emplace(&node, rebuilt);
     }
     return mapped_ref(std::move(rebuilt));
-  }
-
-  /// Whether `mapped` (null, or a node) can stand in `field` by its type's ancestors alone.
-  static bool holds(const FieldInfo& field, const mapped_ref& mapped) noexcept {
-    if (!mapped.defined()) {
-      return true;
-    }
-    const TypeInfo& type = mapped->type_info();
-    for (std::uint32_t depth = 0; depth <= type.depth; ++depth) {
-      if (type.ancestors[depth] == field.element_type_index) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /// A pre-order replacement: its children are mapped on the explicit stack, as the engine

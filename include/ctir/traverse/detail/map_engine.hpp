@@ -564,9 +564,9 @@ protected:
       return {};
     }
     mapped_ref scratch;
-    Owned<Object> copy = rebuild_dynamic(node, [&](const Object& child) -> mapped_ref& {
+    Owned<Object> copy = rebuild_dynamic(node, [&](const Object& child, const FieldInfo&) {
       scratch = map_in_pattern(child);
-      return scratch;
+      return &scratch;
     });
     if (copy.get() == nullptr) {
       return {};

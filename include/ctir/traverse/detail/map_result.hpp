@@ -11,6 +11,7 @@
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/map_slots.hpp>
 
+#include <cstdint>
 #include <string_view>
 #include <utility>
 
@@ -115,6 +116,21 @@ void store(node_slot<E>& slot, mapped_ref&& mapped, const Object& original) {
 /// Checks that `value` may be stored in a field of a node known only at run time.
 void check_dynamic_field(const Object& parent, const FieldInfo& field, const mapped_ref& value,
                          const Object& original);
+
+/// Whether `value` (null, or a node) may stand in `field` by its type's ancestors alone: the
+/// common case, a replacement of the field's type or a subtype, decided without the registry.
+inline bool fits_field_by_ancestors(const FieldInfo& field, const mapped_ref& value) noexcept {
+  if (!value.defined()) {
+    return true;
+  }
+  const TypeInfo& type = value->type_info();
+  for (std::uint32_t depth = 0; depth <= type.depth; ++depth) {
+    if (type.ancestors[depth] == field.element_type_index) {
+      return true;
+    }
+  }
+  return false;
+}
 
 } // namespace ctir::detail::traverse
 

@@ -77,8 +77,8 @@ CTIR_INLINE bool rewrite_state::has_dynamic_children(const Object& node) noexcep
 CTIR_INLINE ObjectRef rewrite_state::rebuild_from_results(const Object& node, std::size_t base,
                                                           DefRegionKind region) {
   std::size_t position = base;
-  Owned<Object> copy =
-      rebuild_dynamic(node, [&](const Object&) -> mapped_ref& { return results_[position++]; });
+  Owned<Object> copy = rebuild_dynamic_inline(
+      node, [&](const Object&, const FieldInfo&) { return &results_[position++]; });
   results_.resize(base);
   if (copy.get() == nullptr) {
     return ObjectRef();
