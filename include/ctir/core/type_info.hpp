@@ -176,6 +176,9 @@ struct TypeInfo {
   /// one compiled from their hooks, which reads the fields directly; without it,
   /// traversals read the children through `fields`.
   bool (*for_each_child)(const Object&, DefRegionKind region, ChildVisitor& visitor) = nullptr;
+  /// Optional: for_each_child for a visitor that is a PassThroughVisitor (the runtime
+  /// walk's), which goes straight into the children of a child whose filter slot says so.
+  bool (*walk_children)(const Object&, DefRegionKind region, ChildVisitor& visitor) = nullptr;
 
   /// Whether objects of this type are also of the type with index `other_index` at
   /// depth `other_depth` (every type is derived from itself).

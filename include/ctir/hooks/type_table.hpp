@@ -144,9 +144,9 @@ constexpr FieldInfo make_field_info(const F& field, std::size_t scope_begin,
   return info;
 }
 
-template <class T, class F>
+template <class T, class F, class Visitor>
 CTIR_DETAIL_ALWAYS_INLINE bool visit_field_children(const T& node, DefRegionKind region,
-                                                    ChildVisitor& visitor) {
+                                                    Visitor& visitor) {
   if constexpr (F::ignored || F::kind == FieldKind::value) {
     return true;
   } else if constexpr (F::kind == FieldKind::node) {
@@ -163,17 +163,18 @@ CTIR_DETAIL_ALWAYS_INLINE bool visit_field_children(const T& node, DefRegionKind
   }
 }
 
-template <class T, class... F>
+template <class T, class Visitor, class... F>
 bool for_each_child_in(const Object& object, [[maybe_unused]] DefRegionKind region,
-                       [[maybe_unused]] ChildVisitor& visitor, const field_list<F...>&) {
+                       [[maybe_unused]] Visitor& visitor, const field_list<F...>&) {
   [[maybe_unused]] const T& node = static_cast<const T&>(object);
   return (visit_field_children<T, F>(node, region, visitor) && ...);
 }
 
-/// TypeInfo::for_each_child of a static type: its fields read directly.
-template <class T>
+/// TypeInfo::for_each_child of a static type: its fields read directly. With a
+/// PassThroughVisitor, TypeInfo::walk_children.
+template <class T, class Visitor = ChildVisitor>
 bool for_each_child_of(const Object& object, DefRegionKind region, ChildVisitor& visitor) {
-  return for_each_child_in<T>(object, region, visitor, fields_v<T>);
+  return for_each_child_in<T>(object, region, static_cast<Visitor&>(visitor), fields_v<T>);
 }
 
 template <class T>
@@ -240,6 +241,7 @@ inline constexpr TypeInfo type_info_v = [] {
     info.repr = &detail::short_repr_of<T>;
   }
   info.for_each_child = &detail::for_each_child_of<T>;
+  info.walk_children = &detail::for_each_child_of<T, PassThroughVisitor>;
   return info;
 }();
 

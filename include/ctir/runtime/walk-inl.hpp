@@ -104,6 +104,8 @@ public:
 
   /// The types with nothing to do, for ChildVisitor::filter.
   const ChildVisitor::FilterSlot* filter() const noexcept { return filter_.data(); }
+  /// The for_each_child of the filter's types, for PassThroughVisitor::children.
+  const ChildVisitor::ForEachChild* children() const noexcept { return children_.data(); }
 
   /// The entry of the node's type if it is in the cache, else null.
   CTIR_DETAIL_ALWAYS_INLINE const runtime_type_entry* find(const Object& node) const noexcept {
@@ -127,7 +129,7 @@ private:
     entry.index = info.index;
     entry.match = callbacks_.match(node);
     entry.for_each_child =
-        info.for_each_child != nullptr ? info.for_each_child : &for_each_child_by_fields;
+        info.walk_children != nullptr ? info.walk_children : &for_each_child_by_fields;
     entry.pruned = nullptr;
     entry.kept = {nullptr, nullptr};
     bool has_children = false;
@@ -163,6 +165,8 @@ private:
     ChildVisitor::FilterSlot& filter = filter_[info.index % size];
     filter.index = info.index;
     filter.skip = 0;
+    filter.pass_through = 0;
+    children_[info.index % size] = entry.for_each_child;
     for (const DefRegionKind region :
          {DefRegionKind::none, DefRegionKind::def_simple, DefRegionKind::def_pattern}) {
       // A variable at a use is a leaf: its type belongs to its definition.
@@ -173,9 +177,12 @@ private:
           (descend ? runtime_site::descend : 0U) | (matched ? runtime_site::matched : 0U) |
           (once && descend ? runtime_site::shared : 0U) |
           (descend && entry.pruned != nullptr ? runtime_site::pruned : 0U));
+      const auto bit = static_cast<std::uint8_t>(1U << static_cast<unsigned>(region));
       if (!matched && !descend) {
-        filter.skip =
-            static_cast<std::uint8_t>(filter.skip | (1U << static_cast<unsigned>(region)));
+        filter.skip = static_cast<std::uint8_t>(filter.skip | bit);
+      }
+      if (entry.site[static_cast<std::size_t>(region)] == runtime_site::descend) {
+        filter.pass_through = static_cast<std::uint8_t>(filter.pass_through | bit);
       }
     }
   }
@@ -184,19 +191,22 @@ private:
   std::shared_ptr<const reach_table> reach_;
   std::array<runtime_type_entry, size> entries_{};
   std::array<ChildVisitor::FilterSlot, size> filter_{};
+  std::array<ChildVisitor::ForEachChild, size> children_{};
 };
 
-/// The runtime layer's walk: callbacks and children found through the type cache. A node
-/// costs one cache lookup; one with something to do also costs a call to its type's
-/// for_each_child, which calls back here for each child. Native recursion within the
-/// stack budget, an explicit stack beyond it.
+/// The runtime layer's walk: callbacks and children found through the type cache. A leaf
+/// with nothing to do costs a filter test, an interior node that no callback matches the
+/// filter test and a call of its type's for_each_child; a node with a callback costs a
+/// call here, then of its for_each_child, which calls back here for each child. Native
+/// recursion within the stack budget, an explicit stack beyond it.
 template <WalkOrder Order>
-class runtime_walker : private ChildVisitor {
+class runtime_walker : private PassThroughVisitor {
 public:
-  explicit runtime_walker(const runtime::Callbacks& callbacks)
-      : cache_(callbacks), stack_floor_(stack_floor()) {
+  explicit runtime_walker(const runtime::Callbacks& callbacks) : cache_(callbacks) {
     ChildVisitor::visit = &runtime_walker::visit;
     ChildVisitor::filter = cache_.filter();
+    PassThroughVisitor::native_floor = stack_floor();
+    PassThroughVisitor::children = cache_.children();
   }
   runtime_walker(const runtime_walker&) = delete;
   runtime_walker& operator=(const runtime_walker&) = delete;
@@ -212,8 +222,9 @@ public:
 private:
   /// The ChildVisitor::visit the node types' for_each_child call back. Nodes with nothing
   /// to do rarely get here: the filter, filled with the cache, passes over them (and
-  /// walk_node does nothing for those that do). Small, with calls only in tail position,
-  /// so that it saves no registers.
+  /// walk_node does nothing for those that do), and it goes straight into the children of
+  /// a node no callback matches while the stack allows. Small, with calls only in tail
+  /// position, so that it saves no registers.
   static bool visit(ChildVisitor& self, const Object& node, DefRegionKind region) {
     auto& walker = static_cast<runtime_walker&>(self);
     const runtime_type_entry* type = walker.cache_.find(node);
@@ -223,7 +234,7 @@ private:
     const std::uint8_t what = type->site[static_cast<std::size_t>(region)];
     if (what == runtime_site::descend) {
       // No callback: the node's children are all there is to it (a tail call, no frame).
-      if (stack_below(walker.stack_floor_)) [[unlikely]] {
+      if (stack_below(walker.native_floor)) [[unlikely]] {
         return walker.walk_deep(node, region);
       }
       return type->for_each_child(node, region, self);
@@ -247,7 +258,7 @@ private:
   template <bool Pruned>
   CTIR_DETAIL_NOINLINE bool walk_node(const Object& node, DefRegionKind region,
                                       const runtime_type_entry& type, std::uint8_t what) {
-    if (stack_below(stack_floor_)) [[unlikely]] {
+    if (stack_below(native_floor)) [[unlikely]] {
       return walk_deep(node, region);
     }
     if ((what & runtime_site::shared) != 0 && node.use_count() > 1 && !visited_.first_visit(node)) {
@@ -273,11 +284,11 @@ private:
         const FieldInfo* const second = type.kept[1];
         const Object* child = first->get(node, *first);
         go_on = child == nullptr ||
-                ChildVisitor::operator()(*child, child_region(region, first->def_kind));
+                PassThroughVisitor::operator()(*child, child_region(region, first->def_kind));
         if (go_on && second != nullptr) {
           child = second->get(node, *second);
           go_on = child == nullptr ||
-                  ChildVisitor::operator()(*child, child_region(region, second->def_kind));
+                  PassThroughVisitor::operator()(*child, child_region(region, second->def_kind));
         }
       } else {
         go_on = walk_kept_fields(node, region, type);
@@ -300,7 +311,7 @@ private:
                                              const runtime_type_entry& type) {
     return for_each_listed_child<false>(node, region, type.pruned->fields,
                                         [this](const Object& child, DefRegionKind inner) {
-                                          return ChildVisitor::operator()(child, inner);
+                                          return PassThroughVisitor::operator()(child, inner);
                                         });
   }
 
@@ -366,7 +377,6 @@ private:
   }
 
   runtime_type_cache cache_;
-  std::uintptr_t stack_floor_;
   payload_slot<ObjectRef> payload_;
   /// The nodes visited once that the walk has met (see visited_once_v).
   structural::VisitedNodes visited_;
