@@ -4,9 +4,10 @@
                                   fields=[("value", "node"), ("tag", "int")])
     note = Annotate(x, tag=3)
 
-A field is (name, kind) or, for node and array fields, (name, kind, element type key).
-Kinds: "node" (a node or None), "array" (a list of nodes), "int", "float", "bool", "str"
-(a value or None). Nodes of the type are ordinary ctir nodes: their fields read by name,
+A field is (name, kind) or, for node and array fields, (name, kind, element type key),
+with a dict of options last if any ({"defines": "simple", "scope_over": "body"}; see
+docs/python.md). Kinds: "node" (a node or None), "array" (a list of nodes), "int",
+"float", "bool", "str" (a value or None). Nodes of the type are ordinary ctir nodes: their fields read by name,
 walk, map, structural_equal, structural_hash and format_tree see them.
 """
 

@@ -51,12 +51,21 @@ decltype(auto) call_python(F&& f) {
   }
 }
 
+/// What a Python value is, for messages: a node's type key, else its Python type's name.
+inline std::string type_name(py::handle value) {
+  if (py::isinstance<ObjectRef>(value)) {
+    return std::string(value.cast<const ObjectRef&>()->dynamic_type_key());
+  }
+  return py::str(py::type::handle_of(value).attr("__name__"));
+}
+
 /// A copy of `data` as a numpy array of its dtype and shape.
 py::object tensor_to_numpy(const TensorData& data);
 
 void bind_errors(py::module_& m);
 void bind_ir(py::module_& m);
 void bind_builders(py::module_& m);
+void bind_node_types(py::module_& m);
 void bind_structural(py::module_& m);
 void bind_passes(py::module_& m);
 void bind_instruments(py::module_& m);

@@ -6,6 +6,7 @@ PYBIND11_MODULE(_ctir, m) {
   ctir::python::bind_errors(m);
   ctir::python::bind_ir(m);
   ctir::python::bind_builders(m);
+  ctir::python::bind_node_types(m);
   ctir::python::bind_structural(m);
   ctir::python::bind_passes(m);
   ctir::python::bind_instruments(m);

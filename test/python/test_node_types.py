@@ -6,7 +6,7 @@ import gc
 import pytest
 
 import ctir
-from ctir import tensor
+from ctir import tensor, transform
 
 ANNOTATE_FIELDS = [("value", "node", "ir.Expr"), ("tag", "int"), ("scale", "float"),
                    ("label", "str"), ("hot", "bool"), ("extra", "array")]
@@ -160,3 +160,101 @@ def test_nodes_are_shared_by_reference_count_and_freed(annotate):
     del notes
     gc.collect()
     assert x.use_count == before
+
+
+# ---- Fields that define variables, blocks, ignored fields ------------------------------
+
+BIND_FIELDS = [("var", "node", "ir.Var", {"defines": "simple", "scope_over": "body"}),
+               ("value", "node", "ir.PrimExpr"), ("body", "node", "ir.PrimExpr")]
+
+
+@pytest.fixture
+def bind():
+    """`let var = value in body` as a scalar expression: var is in scope in body only."""
+    return ctir.register_node("test.BindIn", parent="ir.PrimExpr", fields=BIND_FIELDS)
+
+
+def test_a_field_reads_back_with_its_options(bind):
+    assert bind.fields[0] == ("var", "node", "ir.Var", {"defines": "simple", "scope_over": "body"})
+    assert bind.fields[1] == ("value", "node", "ir.PrimExpr")  # no options, no dict
+    assert ctir.register_node("test.BindIn", parent="ir.PrimExpr", fields=BIND_FIELDS) is bind
+    with pytest.raises(ValueError, match="cannot be registered again"):
+        ctir.register_node("test.BindIn", parent="ir.PrimExpr",
+                           fields=[("var", "node", "ir.Var", {"defines": "simple"})] +
+                           BIND_FIELDS[1:])
+
+
+def test_variables_a_field_defines_are_paired_by_structural_equality(bind):
+    x, y, one = tensor.var("x"), tensor.var("y"), tensor.const(1)
+    a, b = bind(x, one, x + 1), bind(y, one, y + 1)
+    assert ctir.structural_equal(a, b)
+    assert ctir.structural_hash(a) == ctir.structural_hash(b)
+    assert not ctir.structural_equal(a, bind(y, one, x + 1))  # x is free there
+    # Without "defines" the same variables are free, and equal only themselves.
+    plain = ctir.register_node("test.BindPlain", parent="ir.PrimExpr",
+                               fields=[field[:3] for field in BIND_FIELDS])
+    assert not ctir.structural_equal(plain(x, one, x + 1), plain(y, one, y + 1))
+    assert ctir.structural_equal(plain(x, one, x + 1), plain(y, one, y + 1),
+                                 map_free_vars=True)
+
+
+def _store_module(value):
+    out = tensor.tensor("out", [1], dtype="int32")
+    return ctir.IRModule({"f": tensor.PrimFunc("f", [out], [tensor.store(out, [0], value)])})
+
+
+def test_the_verifier_follows_a_python_field_s_scope(bind):
+    @transform.module_pass(opt_level=0, name="Keep")
+    def keep(mod, ctx):
+        return mod
+
+    x, one = tensor.var("x"), tensor.const(1)
+    with transform.PassContext(instruments=[ctir.instrument.VerifyWellFormed()]):
+        keep(_store_module(bind(x, one, x * 2)))
+        with pytest.raises(ctir.InstrumentError, match="%x"):
+            keep(_store_module(bind(x, one, x * 2) + x))  # a use after the scope ends
+
+
+def test_an_ignored_field_is_neither_compared_nor_walked():
+    noted = ctir.register_node("test.Noted", parent="ir.PrimExpr",
+                               fields=[("value", "node", "ir.PrimExpr"),
+                                       ("note", "node", "Object", {"ignore": True})])
+    x, y = tensor.var("x"), tensor.var("y")
+    assert ctir.structural_equal(noted(x, x), noted(x, y))
+    seen = []
+    ctir.walk(noted(x, y), {"ir.Var": lambda v: seen.append(v.name)})
+    assert seen == ["x"]
+
+
+def test_a_block_field_is_accepted_on_a_field_of_nodes():
+    block = ctir.register_node("test.Block", parent="ir.Stmt",
+                               fields=[("stmts", "array", "ir.Stmt", {"block": True})])
+    assert block.fields[0][3] == {"block": True}
+
+
+@pytest.mark.parametrize("fields, error, message", [
+    ([("v", "node", "ir.Var", {"defines": "both"})], ValueError, "'simple'.*'pattern'"),
+    ([("v", "node", "ir.Var", {"scope": "b"})], ValueError, "unknown option 'scope'"),
+    ([("v", "node", "ir.Var", {"defines": 1})], TypeError, "is a str, not a int"),
+    ([("v", "node", "ir.Var", {"block": "yes"})], TypeError, "is a bool, not a str"),
+    ([("v", "node", "ir.Var", {"scope_over": "b"}), ("b", "node")], ValueError,
+     "declares a scope but defines nothing"),
+    ([("v", "node", "ir.Var", {"defines": "simple", "scope_over": "nope"})], ValueError,
+     "'nope' is not a field declared after it"),
+    ([("b", "node"), ("v", "node", "ir.Var", {"defines": "simple", "scope_over": "b"})],
+     ValueError, "'b' is not a field declared after it"),
+    ([("v", "node", "ir.Var", {"defines": "simple", "scope_over": "b",
+                               "scope_to_block_end": True}), ("b", "node")], ValueError,
+     "one scope only"),
+    ([("v", "node", "ir.Var", {"defines": "simple", "recursive_in": ("b", "ir.Expr")}),
+      ("b", "node")], ValueError, "recursive_in goes with scope_over"),
+    ([("v", "node", "ir.Var", {"defines": "simple", "recursive_in": "b"})], TypeError,
+     r"\(field name, type key\)"),
+    ([("n", "int", {"block": True})], ValueError, "a block is a field of nodes"),
+])
+def test_bad_field_options_are_clear_errors_and_register_nothing(fields, error, message,
+                                                                 request):
+    key = "test.BadOption." + request.node.callspec.id
+    with pytest.raises(error, match=message):
+        ctir.register_node(key, parent="ir.PrimExpr", fields=fields)
+    assert ctir.register_node(key, parent="ir.PrimExpr").fields == []
