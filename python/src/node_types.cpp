@@ -115,8 +115,10 @@ FieldOptions field_options(const std::string& key, const std::string& name,
                            const py::dict& options) {
   const auto where = [&] { return "field '" + name + "' of '" + key + "'"; };
   FieldOptions result;
-  for (const auto& [option_key, value] : options) {
-    const std::string option = py::str(option_key);
+  for (const auto& item : options) {
+    // Not a structured binding: clang 14 cannot capture one in the lambdas below.
+    const py::handle value = item.second;
+    const std::string option = py::str(item.first);
     if (std::find(option_names.begin(), option_names.end(), option) == option_names.end()) {
       throw py::value_error(where() + " has an unknown option '" + option +
                             "'; the options are defines, scope_over, recursive_in, "
