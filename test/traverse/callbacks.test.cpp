@@ -1,4 +1,5 @@
-// Tests of include/ctir/traverse/callbacks.hpp: results, orders, on<...>, lists and Mapped.
+// Tests of include/ctir/traverse/callbacks.hpp: results, orders, on<...>, excluding<...>,
+// lists and Mapped.
 #include <ctir/ir/ir.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/map.hpp>
@@ -23,6 +24,9 @@ static_assert(std::is_same_v<decltype(interrupt(Var())), WalkResult<Var>>);
 inline constexpr auto on_statement = [](const Stmt&) {};
 static_assert(std::is_same_v<decltype(on<For, TensorStoreNode>(on_statement))::match_types,
                              type_list<ForNode, TensorStoreNode>>);
+// excluding<...> takes node types or Refs and wraps any callback.
+static_assert(std::is_same_v<decltype(excluding<PrimExpr>(on_statement))::excluded_types,
+                             type_list<PrimExprNode>>);
 // Mapped<Add> and Mapped<AddNode> name the same view.
 static_assert(std::is_same_v<Mapped<Add>, Mapped<AddNode>>);
 // Traversal roots: Refs and node handles.
@@ -98,4 +102,51 @@ TEST_CASE("the same callbacks serve a walk and a map when their results fit both
   PrimExpr same = map(e, count);
   CHECK(same.same_as(e));
   CHECK(seen == 1);
+}
+
+TEST_CASE("excluding leaves a callback's excluded types and their subtypes out") {
+  Var n = Var::make("n", DataType::int32());
+  Var x = Var::make("x", TensorType::make({n}, DataType::float32()));
+  Function f = Function::make(
+      {x},
+      call("add", {x, Constant::make(TensorData::from_doubles(DataType::float32(), {}, {1.0}))}));
+  int exprs = 0;
+  int vars = 0;
+  int others = 0;
+  // The first matching callback runs: the excluded one lets variables through to the next.
+  walk(
+      f, excluding<Var>([&](const Expr&) { ++exprs; }), [&](const Var&) { ++vars; },
+      [&](const Object&) { ++others; });
+  CHECK(exprs == 4); // the Op, the Constant, the Call, the Function; not x or n
+  CHECK(vars == 3);  // x at its definition and its use, n in x's type
+  CHECK(others > 0); // the TensorType and its PrimTypes
+  // It narrows an on<...>, a with_def_region_kind callback and a list alike.
+  int defined = 0;
+  walk(f, excluding<Var>(on<Call, Var>([&](const Expr&) { ++exprs; })),
+       excluding<TensorType>(with_def_region_kind(
+           [&](const Var&, DefRegionKind kind) { defined += kind != DefRegionKind::none; })));
+  CHECK(exprs == 5);
+  CHECK(defined == 2); // x and n, at the parameter
+  int calls = 0;
+  walk(f, excluding<Constant>(callbacks(
+              [&](const Call&) { ++calls; },
+              [&](const Constant&) { FAIL("an excluded constant was passed to a callback"); })));
+  CHECK(calls == 1);
+}
+
+TEST_CASE("a map whose callback excludes PrimExpr rewrites graph-level nodes and keeps types") {
+  Var n = Var::make("n", DataType::int32());
+  Var x = Var::make("x", TensorType::make({n}, DataType::float32()));
+  Function f = Function::make({x}, call("add", {x, x}));
+  int seen = 0;
+  Function same = map(f, excluding<PrimExpr>([&](const Expr& e) -> Expr {
+                        ++seen;
+                        return e;
+                      }));
+  CHECK(same.same_as(f));
+  CHECK(seen == 3); // the Op, the Call, the Function
+  Function renamed =
+      map(f, excluding<PrimExpr>([&](const Call& c) -> Expr { return call("multiply", c->args); }));
+  CHECK(renamed->body.as<CallNode>()->op.as<OpNode>()->name == "multiply");
+  CHECK(renamed->params[0].same_as(x));
 }

@@ -381,6 +381,31 @@ TEST_CASE("walk prunes fields that cannot lead to a node a callback matches") {
   CHECK(ctir::testing::ProbeExprNode::reads == 1); // a variable's type can be a TensorType
 }
 
+TEST_CASE("a walk for graph-level expressions excluding PrimExpr never enters a type") {
+  // The probe, a scalar expression registered at run time, is a dimension of the
+  // parameter's type: the walk of an excluded callback never reads it.
+  Var x = Var::make("x", TensorType::make({ctir::testing::probe_expr({})}, DataType::float32()));
+  Function f = Function::make({x}, call("add", {x, call("multiply", {x, x})}));
+  ctir::testing::ProbeExprNode::reads = 0;
+  strings graph;
+  walk(f, excluding<PrimExpr>([&](const Expr& e) { graph.push_back(short_key(*e)); }));
+  CHECK(graph == strings{"Op", "Op", "Call", "Call", "Function"});
+  CHECK(ctir::testing::ProbeExprNode::reads == 0);
+  ctir::testing::ProbeExprNode::reads = 0;
+  strings all;
+  walk(f, [&](const Expr& e) { all.push_back(short_key(*e)); });
+  CHECK(all.size() > graph.size());
+  CHECK(ctir::testing::ProbeExprNode::reads == 1);
+
+  // As a call's argument the probe is not passed to the callback (it is a PrimExpr by its
+  // run-time type); the walk reads its fields, which a type unknown at compile time may
+  // fill with anything.
+  Function g = Function::make({x}, call("add", {x, ctir::testing::probe_expr({})}));
+  strings seen;
+  walk(g, excluding<PrimExpr>([&](const Expr& e) { seen.push_back(short_key(*e)); }));
+  CHECK(seen == strings{"Op", "Call", "Function"});
+}
+
 TEST_CASE("walk sees the nodes inside a type registered at run time") {
   AddOne add_one;
   Stmt block = ctir::testing::plugin_block({add_one.func->body, add_one.i}, "block",

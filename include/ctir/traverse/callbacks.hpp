@@ -263,6 +263,35 @@ constexpr def_region_callback<std::decay_t<F>> with_def_region_kind(F&& fn) {
   return {std::forward<F>(fn)};
 }
 
+/// A callback that does not match the node types `Excluded` or their subtypes: see
+/// `excluding`.
+template <class Callback, class... Excluded>
+class excluding_callback {
+public:
+  using excluded_types = type_list<Excluded...>;
+  Callback callback;
+};
+
+/// Narrows `callback` (a callable, an `on<...>`, a `with_def_region_kind` or a callback
+/// list) so that it matches no node of the types `Excluded` or their subtypes, those
+/// registered at run time included. A traversal enters a field only for nodes some callback
+/// matches, so it no longer enters a field that can hold only excluded nodes:
+///
+///     // the graph-level expressions of a function, without the scalar expressions (and
+///     // variables) inside its types: a walk that never enters a type
+///     walk(f, excluding<PrimExpr>([&](const Expr& e) { ... }));
+template <class... Excluded, class Callback>
+constexpr excluding_callback<std::decay_t<Callback>, node_of_t<Excluded>...>
+excluding(Callback&& callback) {
+  static_assert(sizeof...(Excluded) > 0,
+                "ctir::excluding<Node...>(callback): name at least one node type to leave out, "
+                "like excluding<PrimExpr>(f)");
+  static_assert((ir_node<node_of_t<Excluded>> && ...),
+                "ctir::excluding<Node...>(callback): every Node must be a node type "
+                "(PrimExprNode) or a Ref to one (PrimExpr)");
+  return {std::forward<Callback>(callback)};
+}
+
 namespace detail::traverse {
 template <std::size_t I, class T>
 struct list_leaf {

@@ -69,26 +69,39 @@ struct node_provider {
   const C* object() const noexcept { return node; }
 };
 
-/// A callback bound for one traversal: a pointer to the user's callable and the node types
-/// it matches. `Position` is where the node parameter sits (1 for visit and mutate, whose
-/// callbacks take the visitor first).
-template <callback_kind Kind, class F, class Match, std::size_t Position>
+/// A callback bound for one traversal: a pointer to the user's callable, the node types it
+/// matches and those it leaves out (`excluding`). `Position` is where the node parameter
+/// sits (1 for visit and mutate, whose callbacks take the visitor first).
+template <callback_kind Kind, class F, class Match, std::size_t Position,
+          class Excluded = type_list<>>
 struct bound_callback;
 
-template <callback_kind Kind, class F, class... Ts, std::size_t Position>
-struct bound_callback<Kind, F, type_list<Ts...>, Position> {
+template <callback_kind Kind, class F, class... Ts, std::size_t Position, class... Xs>
+struct bound_callback<Kind, F, type_list<Ts...>, Position, type_list<Xs...>> {
   using fn_type = F;
   using match_types = type_list<Ts...>;
+  using excluded_types = type_list<Xs...>;
   using param = declared_param<F, Position>;
   static constexpr callback_kind kind = Kind;
   static constexpr bool is_def_region = Kind == callback_kind::def_region;
 
   F* fn;
 
+  /// Whether type C is left out (it is or derives from an excluded type).
+  template <class C>
+  static constexpr bool excluded() noexcept {
+    return (std::is_base_of_v<Xs, C> || ...);
+  }
+  static bool excluded_dynamic(const Object& object) noexcept {
+    return (instance_of<Xs>(object) || ...);
+  }
+
   /// Whether a node of concrete static type C is matched.
   template <class C>
   static constexpr bool matches() noexcept {
-    if constexpr (is_def_region) {
+    if constexpr (excluded<C>()) {
+      return false;
+    } else if constexpr (is_def_region) {
       return is_variable_node_v<C> && (std::is_base_of_v<Ts, C> || ...);
     } else {
       return (std::is_base_of_v<Ts, C> || ...);
@@ -99,7 +112,7 @@ struct bound_callback<Kind, F, type_list<Ts...>, Position> {
   /// compile time (registered at run time) could be matched, so the field must be entered.
   template <class E>
   static constexpr bool may_match_unknown_subtype() noexcept {
-    if constexpr (is_def_region) {
+    if constexpr (is_def_region || excluded<E>()) {
       return false;
     } else {
       // A matched type below E that is not final, or final but outside E's family (a node
@@ -113,6 +126,9 @@ struct bound_callback<Kind, F, type_list<Ts...>, Position> {
 
   /// Whether a node of any dynamic type (one registered at run time included) is matched.
   static bool matches_dynamic(const Object& object) noexcept {
+    if (excluded_dynamic(object)) {
+      return false;
+    }
     if constexpr (is_def_region) {
       if (!object.type_info().is_variable) {
         return false;
@@ -190,6 +206,9 @@ struct bound_callback<Kind, F, type_list<Ts...>, Position> {
   template <class Handler, class... Lead>
   bool call_dynamic(const Object& object, DefRegionKind region, Handler& handler,
                     Lead&... lead) const {
+    if (excluded_dynamic(object)) {
+      return false;
+    }
     if constexpr (is_def_region) {
       if (!object.type_info().is_variable) {
         return false;
@@ -328,6 +347,28 @@ struct is_def_region_callback : std::false_type {};
 template <class F>
 struct is_def_region_callback<def_region_callback<F>> : std::true_type {};
 
+template <class T>
+struct is_excluding_callback : std::false_type {};
+template <class C, class... Xs>
+struct is_excluding_callback<excluding_callback<C, Xs...>> : std::true_type {};
+
+/// A bound callback that also leaves out the types of list Extra.
+template <class Extra, class B>
+struct with_exclusions;
+template <class... Ys, callback_kind K, class F, class M, std::size_t P, class... Xs>
+struct with_exclusions<type_list<Ys...>, bound_callback<K, F, M, P, type_list<Xs...>>> {
+  using type = bound_callback<K, F, M, P, type_list<Xs..., Ys...>>;
+};
+
+template <class Extra, class... B>
+auto add_exclusions(const std::tuple<B...>& bound) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::tuple<typename with_exclusions<Extra, B>::type...>{
+        typename with_exclusions<Extra, B>::type{std::get<I>(bound).fn}...};
+  }
+  (std::index_sequence_for<B...>{});
+}
+
 /// The node type a plain callable names in its parameter, as a one-element list (empty
 /// when it cannot be told: a generic lambda).
 template <class F, std::size_t Position>
@@ -345,6 +386,8 @@ auto bind_callbacks(Arg& arg) {
       return std::tuple_cat(bind_callbacks<Position>(get<I>(arg))...);
     }
     (std::make_index_sequence<A::size>{});
+  } else if constexpr (is_excluding_callback<A>::value) {
+    return add_exclusions<typename A::excluded_types>(bind_callbacks<Position>(arg.callback));
   } else if constexpr (is_on_callback<A>::value) {
     using F = std::remove_reference_t<decltype((arg.fn))>;
     return std::tuple<bound_callback<callback_kind::on, F, typename A::match_types, Position>>{
