@@ -267,6 +267,36 @@ TEST_CASE("ToANormalForm handles a chain of 100000 nested calls") {
   CHECK(passes::to_a_normal_form(out).same_as(out));
 }
 
+TEST_CASE("ToANormalForm binds 20000 nested typed closures without entering their types") {
+  // fn (%x) { fn (%p0) { fn (%p1) { ... add(%x, %x) } } }: once typed, each closure's type
+  // holds the types of all the closures inside it, 2 * 10^8 type nodes in all if expanded.
+  const int depth = 20000;
+  const Var x = Var::make("x", tensor2());
+  Expr body = Call::make(Op::make("add"), {x, x});
+  for (int k = 0; k < depth; ++k) {
+    body = Function::make({Var::make("p" + std::to_string(k), tensor2())}, body);
+  }
+  const Function f = Function::make({x}, body, Type(), {}, "main");
+  const Function out = passes::to_a_normal_form(f);
+  // Each closure and the call are bound in their scope: `let %x0 = fn (...) {...}; %x0`.
+  std::size_t closures = 0;
+  bool bound = true;
+  Expr scope = out->body;
+  while (const auto* let = scope.as<LetNode>()) {
+    bound = bound && let->body.same_as(let->var);
+    scope = let->value;
+    if (const auto* closure = scope.as<FunctionNode>()) {
+      ++closures;
+      scope = closure->body;
+    }
+  }
+  CHECK(bound);
+  CHECK(closures == depth);
+  CHECK(scope.is<CallNode>());
+  CHECK(count_lets(out->body) == depth + 1);
+  CHECK(passes::to_a_normal_form(out).same_as(out));
+}
+
 TEST_CASE("ToANormalForm binds each node of a DAG of 1000 bindings used twice once") {
   // %k = add(%k-1, %k-2): 2^1000 paths, so this finishes only if each node is met once.
   const Var x = Var::make("x", tensor2());

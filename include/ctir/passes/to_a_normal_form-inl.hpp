@@ -10,6 +10,7 @@
 #include <ctir/traverse/map.hpp>
 #include <ctir/traverse/walk.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -30,20 +31,36 @@ namespace detail {
 /// common ancestor), so a node shared by both branches of an if is bound before the if,
 /// and one used by a single branch stays inside it. Scopes are found top-down over the
 /// DAG in reverse post-order (every user before what it uses), without recursion.
+///
+/// The traversals here and in AnfConverter see graph-level expressions only
+/// (`excluding<PrimExpr>`), so they never enter a type: after type inference a closure's
+/// type holds the types of all the closures it returns, and entering them made the pass
+/// quadratic in the nesting of closures.
 class AnfScopes {
 public:
   static constexpr std::size_t root = 0;
 
   explicit AnfScopes(const Function& f) : scopes_{{root, 0}} {
-    walk(f, [this](const Var& var) { names_.insert(var->name); });
+    // The names a new variable must not take: those of the variables the function defines
+    // (its parameters with the shape variables of their types, its lets' and closures'
+    // variables); each parameter's type is walked once.
+    auto add_parameter_names = [this](const std::vector<Var>& params) {
+      for (const Var& param : params) {
+        walk(param, [this](const Var& var) { names_.insert(var->name); });
+      }
+    };
+    add_parameter_names(f->params);
     if (!f->body.defined()) {
       return;
     }
-    walk(f->body, [this](const Expr& e) {
-      if (is_composite(e)) {
-        order_.push_back(e);
-      }
-    });
+    walk(
+        f->body, [this](const Let& let) { names_.insert(let->var->name); },
+        [&](const Function& closure) { add_parameter_names(closure->params); });
+    walk(f->body, excluding<PrimExpr>([this](const Expr& e) {
+           if (is_composite(e)) {
+             order_.push_back(e);
+           }
+         }));
     if (order_.empty()) {
       return;
     }
@@ -126,25 +143,28 @@ public:
       : scopes_(f), types_(types), lists_(scopes_.size()) {
     // A computation first reached as a let's value, in the let's scope, is bound to the
     // let's own variable rather than to a new one.
-    std::unordered_set<const Object*> seen;
-    walk(
-        f,
-        [&](const Expr& e) {
-          if (!is_composite(e)) {
-            return;
-          }
-          if (const auto* let = e.as<LetNode>()) {
-            lets_.emplace(let->var.get(), let);
-            const Expr& value = let->value;
-            if (value.defined() && is_composite(value) && !value.is<LetNode>() &&
-                !seen.contains(value.get()) &&
-                scopes_.scope_of(value.get()) == scopes_.scope_of(let)) {
-              named_.emplace(value.get(), downcast<LetNode>(e));
-            }
-          }
-          seen.insert(e.get());
-        },
-        pre_order);
+    if (!f->body.defined()) {
+      return;
+    }
+    std::unordered_map<const Object*, std::size_t> pre_order_index;
+    std::vector<const LetNode*> lets;
+    walk(f->body, excluding<PrimExpr>([&](const Expr& e) {
+           if (!is_composite(e)) {
+             return;
+           }
+           if (const auto* let = e.as<LetNode>()) {
+             lets.push_back(let);
+             const Expr& value = let->value;
+             if (value.defined() && is_composite(value) && !value.is<LetNode>() &&
+                 !pre_order_index.contains(value.get()) &&
+                 scopes_.scope_of(value.get()) == scopes_.scope_of(let)) {
+               named_.emplace(value.get(), downcast<LetNode>(e));
+             }
+           }
+           pre_order_index.emplace(e.get(), pre_order_index.size());
+         }),
+         pre_order);
+    find_let_starts(pre_order_index, lets);
   }
 
   Function run(const Function& f) {
@@ -152,15 +172,7 @@ public:
       return f;
     }
     const Expr result =
-        map(f->body, with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Var {
-              if (kind == DefRegionKind::def_simple) {
-                if (auto it = lets_.find(var.get()); it != lets_.end()) {
-                  start_let(*it->second);
-                }
-              }
-              return var;
-            }),
-            [this](const Expr& rebuilt) -> Expr {
+        map(f->body, excluding<PrimExpr>([this](const Expr& rebuilt) -> Expr {
               if (!is_composite(rebuilt)) {
                 return rebuilt;
               }
@@ -169,6 +181,10 @@ public:
                   order[next_]->dynamic_type_index() != rebuilt->dynamic_type_index()) {
                 throw NodeError(rebuilt, "ctir: ToANormalForm: the map met the nodes in an order "
                                          "the walk did not");
+              }
+              for (; next_start_ < let_starts_.size() && let_starts_[next_start_].first == next_;
+                   ++next_start_) {
+                start_let(*let_starts_[next_start_].second);
               }
               const Expr& original = order[next_++];
               Expr out = finish(original, rebuilt);
@@ -180,7 +196,7 @@ public:
               }
               results_.emplace(original.get(), out);
               return out;
-            });
+            }));
     const Expr body = wrap(AnfScopes::root, result);
     if (body.same_as(f->body)) {
       return f;
@@ -201,8 +217,11 @@ private:
 
   AnfScopes scopes_;
   const GraphTypeInference& types_;
-  /// Let variables to their lets.
-  std::unordered_map<const VarNode*, const LetNode*> lets_;
+  /// Each let of the function with the index in AnfScopes::order of the first node the map
+  /// finishes after meeting the let's variable: the let starts just before that node.
+  /// Sorted by that index, lets that start together in the order they are met.
+  std::vector<std::pair<std::size_t, const LetNode*>> let_starts_;
+  std::size_t next_start_ = 0;
   /// Values whose lets have started, to those lets: bound once the value is finished.
   std::unordered_map<const Object*, std::vector<const LetNode*>> waiting_;
   /// What each finished composite input node became.
@@ -214,6 +233,39 @@ private:
   /// Computations bound to the variable of the input let whose value they are.
   std::unordered_map<const Object*, Let> named_;
   std::size_t next_name_ = 0;
+
+  /// Finds where each let starts. The nodes the map finishes inside a node n's traversal
+  /// are a run of AnfScopes::order that ends just before n; it begins where the run of n's
+  /// first operand that is first met inside n begins (an operand met before n, shared,
+  /// was finished earlier), or at n itself when there is none. A let's variable comes
+  /// before its value and body, so the let starts where its own run begins.
+  void find_let_starts(const std::unordered_map<const Object*, std::size_t>& pre_order_index,
+                       const std::vector<const LetNode*>& lets_in_pre_order) {
+    const std::vector<Expr>& order = scopes_.order();
+    std::unordered_map<const Object*, std::size_t> run_start;
+    run_start.reserve(order.size());
+    std::vector<Expr> kids;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const Object* node = order[k].get();
+      std::size_t start = k;
+      kids.clear();
+      append_operands(order[k], kids);
+      for (const Expr& kid : kids) {
+        if (kid.defined() && is_composite(kid) &&
+            pre_order_index.at(kid.get()) > pre_order_index.at(node)) {
+          start = run_start.at(kid.get());
+          break;
+        }
+      }
+      run_start.emplace(node, start);
+    }
+    let_starts_.reserve(lets_in_pre_order.size());
+    for (const LetNode* let : lets_in_pre_order) {
+      let_starts_.emplace_back(run_start.at(let), let);
+    }
+    std::stable_sort(let_starts_.begin(), let_starts_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
 
   /// A let's variable is met (it comes before the value): the let's binding follows its
   /// value's, now if the value has none to make, else once the value is finished.
