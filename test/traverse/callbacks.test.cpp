@@ -1,5 +1,5 @@
 // Tests of include/ctir/traverse/callbacks.hpp: results, orders, on<...>, excluding<...>,
-// lists and Mapped.
+// not_into<...>, lists and Mapped.
 #include <ctir/ir/ir.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/map.hpp>
@@ -149,4 +149,25 @@ TEST_CASE("a map whose callback excludes PrimExpr rewrites graph-level nodes and
       map(f, excluding<PrimExpr>([&](const Call& c) -> Expr { return call("multiply", c->args); }));
   CHECK(renamed->body.as<CallNode>()->op.as<OpNode>()->name == "multiply");
   CHECK(renamed->params[0].same_as(x));
+}
+
+TEST_CASE("not_into keeps a traversal out of the types it names and everything inside them") {
+  Var n = Var::make("n", DataType::int32());
+  Var x = Var::make("x", TensorType::make({n}, DataType::float32()));
+  Function f = Function::make({x}, call("add", {x, x}));
+  int vars = 0;
+  int types = 0;
+  walk(f, not_into<Type>(callbacks([&](const Var&) { ++vars; }, [&](const Type&) { ++types; })));
+  CHECK(vars == 3); // x at its definition and its two uses; not n, inside x's type
+  CHECK(types == 0);
+  // A map renames what it enters and keeps what it does not: x's type still holds n.
+  Var m = Var::make("m", DataType::int32());
+  Var y = Var::make("y", x->ty);
+  auto rename = [&](const Var& v) -> Var { return v.same_as(n) ? m : v.same_as(x) ? y : v; };
+  Function renamed = map(f, not_into<Type>(rename));
+  REQUIRE(renamed->params.size() == 1);
+  CHECK(renamed->params[0].same_as(y));
+  CHECK(renamed->params[0]->ty.same_as(x->ty));
+  Function everywhere = map(f, rename);
+  CHECK(!everywhere->params[0]->ty.same_as(x->ty)); // without not_into, n becomes m
 }

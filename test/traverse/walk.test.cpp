@@ -406,6 +406,18 @@ TEST_CASE("a walk for graph-level expressions excluding PrimExpr never enters a 
   CHECK(seen == strings{"Op", "Call", "Function"});
 }
 
+TEST_CASE("a walk not into Type reads no type, even for a callback on every variable") {
+  Var x = Var::make("x", TensorType::make({ctir::testing::probe_expr({})}, DataType::float32()));
+  Function f = Function::make({x}, call("add", {x, x}));
+  ctir::testing::ProbeExprNode::reads = 0;
+  int vars = 0;
+  walk(f, not_into<Type>([&](const Var&) { ++vars; }));
+  CHECK(vars == 3);
+  CHECK(ctir::testing::ProbeExprNode::reads == 0);
+  walk(f, [&](const Var&) { ++vars; });
+  CHECK(ctir::testing::ProbeExprNode::reads == 1);
+}
+
 TEST_CASE("walk sees the nodes inside a type registered at run time") {
   AddOne add_one;
   Stmt block = ctir::testing::plugin_block({add_one.func->body, add_one.i}, "block",

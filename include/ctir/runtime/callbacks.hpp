@@ -302,6 +302,10 @@ struct runtime_set {
     static constexpr bool direct() noexcept {
       return true;
     }
+    template <class T>
+    static constexpr bool opaque() noexcept {
+      return false;
+    }
   };
 
   bool matches_dynamic(const Object& node) const noexcept {

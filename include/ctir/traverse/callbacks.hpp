@@ -292,6 +292,37 @@ excluding(Callback&& callback) {
   return {std::forward<Callback>(callback)};
 }
 
+/// Callbacks for a traversal that does not enter the node types `Opaque`: see `not_into`.
+template <class Callback, class... Opaque>
+class not_into_callback {
+public:
+  using opaque_types = type_list<Opaque...>;
+  Callback callback;
+};
+
+/// Makes the node types `Opaque` and their subtypes opaque to a traversal: `callback`
+/// (a callable, an `on<...>`, a `with_def_region_kind`, `excluding<...>` or a callback
+/// list holding every callback of the traversal) matches none of them, and the traversal
+/// does not enter them, nor anything inside them: a map keeps them as they are. A
+/// traversal's callbacks must all be inside it (a compile error says so otherwise).
+///
+///     // the uses of let-bound variables in a graph-level function, without entering its
+///     // types (whose shape variables are of no interest here)
+///     map(f, not_into<Type>(callbacks(with_def_region_kind(rename), on<Let>(g))));
+///
+/// Node types registered at run time below an opaque type are still entered.
+template <class... Opaque, class Callback>
+constexpr not_into_callback<std::decay_t<Callback>, node_of_t<Opaque>...>
+not_into(Callback&& callback) {
+  static_assert(sizeof...(Opaque) > 0,
+                "ctir::not_into<Node...>(callbacks): name at least one node type the traversal "
+                "must not enter, like not_into<Type>(...)");
+  static_assert((ir_node<node_of_t<Opaque>> && ...),
+                "ctir::not_into<Node...>(callbacks): every Node must be a node type (TypeNode) "
+                "or a Ref to one (Type)");
+  return {std::forward<Callback>(callback)};
+}
+
 namespace detail::traverse {
 template <std::size_t I, class T>
 struct list_leaf {

@@ -70,30 +70,37 @@ struct node_provider {
 };
 
 /// A callback bound for one traversal: a pointer to the user's callable, the node types it
-/// matches and those it leaves out (`excluding`). `Position` is where the node parameter
-/// sits (1 for visit and mutate, whose callbacks take the visitor first).
+/// matches, those it leaves out (`excluding`) and those the traversal does not enter
+/// (`not_into`, left out too). `Position` is where the node parameter sits (1 for visit
+/// and mutate, whose callbacks take the visitor first).
 template <callback_kind Kind, class F, class Match, std::size_t Position,
-          class Excluded = type_list<>>
+          class Excluded = type_list<>, class Opaque = type_list<>>
 struct bound_callback;
 
-template <callback_kind Kind, class F, class... Ts, std::size_t Position, class... Xs>
-struct bound_callback<Kind, F, type_list<Ts...>, Position, type_list<Xs...>> {
+template <callback_kind Kind, class F, class... Ts, std::size_t Position, class... Xs, class... Os>
+struct bound_callback<Kind, F, type_list<Ts...>, Position, type_list<Xs...>, type_list<Os...>> {
   using fn_type = F;
   using match_types = type_list<Ts...>;
   using excluded_types = type_list<Xs...>;
+  using opaque_types = type_list<Os...>;
   using param = declared_param<F, Position>;
   static constexpr callback_kind kind = Kind;
   static constexpr bool is_def_region = Kind == callback_kind::def_region;
 
   F* fn;
 
-  /// Whether type C is left out (it is or derives from an excluded type).
+  /// Whether type C is left out (it is or derives from an excluded or opaque type).
   template <class C>
   static constexpr bool excluded() noexcept {
-    return (std::is_base_of_v<Xs, C> || ...);
+    return (std::is_base_of_v<Xs, C> || ...) || opaque<C>();
   }
   static bool excluded_dynamic(const Object& object) noexcept {
-    return (instance_of<Xs>(object) || ...);
+    return (instance_of<Xs>(object) || ...) || (instance_of<Os>(object) || ...);
+  }
+  /// Whether the traversal must not enter a node of type C (not_into).
+  template <class C>
+  static constexpr bool opaque() noexcept {
+    return (std::is_base_of_v<Os, C> || ...);
   }
 
   /// Whether a node of concrete static type C is matched.
@@ -352,19 +359,30 @@ struct is_excluding_callback : std::false_type {};
 template <class C, class... Xs>
 struct is_excluding_callback<excluding_callback<C, Xs...>> : std::true_type {};
 
-/// A bound callback that also leaves out the types of list Extra.
-template <class Extra, class B>
+template <class T>
+struct is_not_into_callback : std::false_type {};
+template <class C, class... Os>
+struct is_not_into_callback<not_into_callback<C, Os...>> : std::true_type {};
+
+/// A bound callback that also leaves out the types of list Extra (excluding), or does not
+/// enter them (not_into, Opaque true).
+template <class Extra, bool Opaque, class B>
 struct with_exclusions;
-template <class... Ys, callback_kind K, class F, class M, std::size_t P, class... Xs>
-struct with_exclusions<type_list<Ys...>, bound_callback<K, F, M, P, type_list<Xs...>>> {
-  using type = bound_callback<K, F, M, P, type_list<Xs..., Ys...>>;
+template <class... Ys, bool Opaque, callback_kind K, class F, class M, std::size_t P, class... Xs,
+          class... Os>
+struct with_exclusions<type_list<Ys...>, Opaque,
+                       bound_callback<K, F, M, P, type_list<Xs...>, type_list<Os...>>> {
+  using type =
+      std::conditional_t<Opaque,
+                         bound_callback<K, F, M, P, type_list<Xs...>, type_list<Os..., Ys...>>,
+                         bound_callback<K, F, M, P, type_list<Xs..., Ys...>, type_list<Os...>>>;
 };
 
-template <class Extra, class... B>
+template <class Extra, bool Opaque, class... B>
 auto add_exclusions(const std::tuple<B...>& bound) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::tuple<typename with_exclusions<Extra, B>::type...>{
-        typename with_exclusions<Extra, B>::type{std::get<I>(bound).fn}...};
+    return std::tuple<typename with_exclusions<Extra, Opaque, B>::type...>{
+        typename with_exclusions<Extra, Opaque, B>::type{std::get<I>(bound).fn}...};
   }
   (std::index_sequence_for<B...>{});
 }
@@ -387,7 +405,10 @@ auto bind_callbacks(Arg& arg) {
     }
     (std::make_index_sequence<A::size>{});
   } else if constexpr (is_excluding_callback<A>::value) {
-    return add_exclusions<typename A::excluded_types>(bind_callbacks<Position>(arg.callback));
+    return add_exclusions<typename A::excluded_types, false>(
+        bind_callbacks<Position>(arg.callback));
+  } else if constexpr (is_not_into_callback<A>::value) {
+    return add_exclusions<typename A::opaque_types, true>(bind_callbacks<Position>(arg.callback));
   } else if constexpr (is_on_callback<A>::value) {
     using F = std::remove_reference_t<decltype((arg.fn))>;
     return std::tuple<bound_callback<callback_kind::on, F, typename A::match_types, Position>>{
@@ -445,6 +466,14 @@ WalkOrder runtime_order(const Args&... args) noexcept {
   return order;
 }
 
+/// Whether bound callbacks B all make the same types opaque (not_into).
+template <class... B>
+struct same_opaque_types : std::true_type {};
+template <class B0, class... B>
+struct same_opaque_types<B0, B...>
+    : std::bool_constant<(std::is_same_v<typename B0::opaque_types, typename B::opaque_types> &&
+                          ...)> {};
+
 /// The bound callbacks of one traversal and its compile-time match table.
 template <class Tuple>
 struct callback_set;
@@ -477,8 +506,23 @@ struct callback_set<std::tuple<B...>> {
   /// Whether some callback is a with_def_region_kind callback.
   static constexpr bool has_def_region = (B::is_def_region || ...);
 
-  /// The hit predicate of the pruning table.
+  // not_into is a property of the whole traversal: a node type is entered for every
+  // callback or for none.
+  static_assert(same_opaque_types<B...>::value,
+                "ctir::not_into<Node...>: wrap every callback of the traversal, as in "
+                "not_into<Type>(callbacks(f, g)), so that no callback needs what the "
+                "traversal does not enter");
+
+  /// Whether the traversal does not enter nodes of type T (not_into).
+  template <class T>
+  static constexpr bool opaque_v = (B::template opaque<T>() && ...) && size > 0;
+
+  /// The hit predicate of the pruning table, and the types it must not enter.
   struct matcher {
+    template <class T>
+    static constexpr bool opaque() noexcept {
+      return opaque_v<T>;
+    }
     template <class T>
     static constexpr bool direct() noexcept {
       if constexpr (T::is_abstract_type) {

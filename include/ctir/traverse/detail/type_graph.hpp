@@ -154,7 +154,10 @@ struct contain_table<type_list<Ts...>, Matcher> {
   static constexpr std::size_t size = sizeof...(Ts);
 
   static constexpr std::array<bool, size> compute() noexcept {
-    std::array<bool, size> contains{Matcher::template direct<Ts>()...};
+    // A type the traversal must not enter (not_into) holds nothing for it.
+    constexpr std::array<bool, size> opaque{Matcher::template opaque<Ts>()...};
+    std::array<bool, size> contains{
+        (!Matcher::template opaque<Ts>() && Matcher::template direct<Ts>())...};
     using edges = universe_edges<type_list<Ts...>>;
     // Propagate "contains" backwards along the edges until nothing changes; cycles are fine.
     for (bool changed = true; changed;) {
@@ -162,7 +165,7 @@ struct contain_table<type_list<Ts...>, Matcher> {
       for (std::size_t e = 0; e < edges::count; ++e) {
         const std::size_t from = edges::value.from[e];
         const std::size_t to = edges::value.to[e];
-        if (!contains[from] && to != npos && contains[to]) {
+        if (!contains[from] && !opaque[from] && to != npos && contains[to]) {
           contains[from] = true;
           changed = true;
         }
