@@ -2,6 +2,7 @@
 #include <ctir/passes/eliminate_common_subexpr.hpp>
 
 #include <ctir/pass/sequential.hpp>
+#include <ctir/passes/infer_type.hpp>
 #include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
@@ -71,6 +72,18 @@ TEST_CASE("EliminateCommonSubexpr handles a chain of 100000 nested calls in line
   REQUIRE(call != nullptr);
   CHECK(call->args[0].same_as(a));
   CHECK(call->args[1].same_as(a));
+}
+
+TEST_CASE("EliminateCommonSubexpr works inside 20000 nested typed closures, not in their types") {
+  const Op exp = Op::make("exp");
+  const Function f = passes::infer_type(nested_closures(20000, [&](const Var& x) {
+    return Call::make(Op::make("add"), {Call::make(exp, {x}), Call::make(exp, {x})});
+  }));
+  const Function out = passes::eliminate_common_subexpr(f);
+  const auto* call = innermost_body(out).as<CallNode>();
+  REQUIRE(call != nullptr);
+  CHECK(call->args[0].same_as(call->args[1]));
+  CHECK(passes::eliminate_common_subexpr(out).same_as(out));
 }
 
 TEST_CASE("EliminateCommonSubexpr rewrites a node both branches share once, valid in each") {

@@ -3,6 +3,7 @@
 
 #include <ctir/ir/op_registry.hpp>
 #include <ctir/pass/sequential.hpp>
+#include <ctir/passes/infer_type.hpp>
 #include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
 
@@ -110,6 +111,20 @@ TEST_CASE("FoldConstant rewrites a shared node once and keeps it shared") {
   const auto* sum = product->args[0].as<CallNode>();
   REQUIRE(sum != nullptr);
   CHECK(sum->args[1].is<ConstantNode>());
+}
+
+TEST_CASE("FoldConstant folds inside 20000 nested typed closures, not in their types") {
+  const Function f = passes::infer_type(nested_closures(20000, [](const Var&) {
+    const Expr two = Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {1, 2}));
+    return Call::make(Op::make("add"), {two, two});
+  }));
+  const Function out = passes::fold_constant(f);
+  const auto* folded = innermost_body(out).as<ConstantNode>();
+  REQUIRE(folded != nullptr);
+  REQUIRE(folded->data.size() == 2);
+  CHECK(folded->data.get(0) == 2.0);
+  CHECK(folded->data.get(1) == 4.0);
+  CHECK(passes::fold_constant(out).same_as(out));
 }
 
 TEST_CASE("FoldConstant takes a DAG of 1000 bindings each used twice in stride") {

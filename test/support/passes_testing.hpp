@@ -194,4 +194,27 @@ inline Expr fibonacci_dag(const Expr& x, const Expr& y, int bindings) {
   return newer;
 }
 
+/// `fn (%x) { fn (%p0) { ... fn (%p<depth-1>) { body(%x) } } }`, each parameter a
+/// Tensor[(2), float32]. Once typed, each closure's type holds the types of all the
+/// closures inside it (one shared object per level, depth^2 / 2 type nodes if expanded),
+/// so a pass over it is linear only if it does not walk types.
+template <class Body>
+Function nested_closures(int depth, Body body) {
+  const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
+  Expr inner = body(x);
+  for (int k = 0; k < depth; ++k) {
+    inner = Function::make({Var::make("p" + std::to_string(k), x->ty)}, inner);
+  }
+  return Function::make({x}, inner, Type(), {}, "main");
+}
+
+/// The body of the innermost closure of `nested_closures`.
+inline Expr innermost_body(const Function& f) {
+  Expr body = f->body;
+  while (const auto* closure = body.as<FunctionNode>()) {
+    body = closure->body;
+  }
+  return body;
+}
+
 } // namespace ctir::testing

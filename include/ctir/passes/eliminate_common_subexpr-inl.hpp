@@ -35,11 +35,11 @@ class CseBlocks {
 public:
   explicit CseBlocks(const Function& f) {
     std::vector<Expr> order;
-    walk(f, [&](const Expr& e) {
-      if (is_composite(e)) {
-        order.push_back(e);
-      }
-    });
+    walk(f, excluding<PrimExpr>([&](const Expr& e) {
+           if (is_composite(e)) {
+             order.push_back(e);
+           }
+         }));
     blocks_.push_back({none, 0, 0});
     *block_of_.try_emplace(f.get()).first = 0;
     std::vector<Expr> kids; // one buffer for every node's operands
@@ -150,35 +150,39 @@ public:
   }
 
   Function run(const Function& f) {
-    return map(
-        f, with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
-          if (kind == DefRegionKind::none) {
-            if (auto it = aliases_.find(var.get()); it != aliases_.end()) {
-              return it->second;
-            }
-          }
-          return var;
-        }),
-        [this](const Mapped<Let>& let) -> Expr {
-          const Expr out =
-              aliases_.contains(let.original()->var.get()) ? let[&LetNode::body] : Expr(let.node());
-          return settle(*let.original(), out);
-        },
-        [this](const Mapped<Call>& call) -> Expr {
-          return settle(*call.original(), share(*call.original(), call.node()));
-        },
-        [this](const Mapped<CallDps>& call) -> Expr {
-          return settle(*call.original(), share(*call.original(), call.node()));
-        },
-        [this](const Mapped<Tuple>& tuple) -> Expr {
-          // Hashed now, from the operands' hashes, so that hashing never recurses deeply.
-          static_cast<void>(hash_of(tuple.node()));
-          return tuple.node();
-        },
-        [this](const Mapped<TupleGetItem>& item) -> Expr {
-          static_cast<void>(hash_of(item.node()));
-          return item.node();
-        });
+    // Types are not entered: no let-bound variable is used in one, and a typed closure's
+    // type holds the types of all the closures it returns.
+    return map(f, not_into<Type>(callbacks(
+                      with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
+                        if (kind == DefRegionKind::none) {
+                          if (auto it = aliases_.find(var.get()); it != aliases_.end()) {
+                            return it->second;
+                          }
+                        }
+                        return var;
+                      }),
+                      [this](const Mapped<Let>& let) -> Expr {
+                        const Expr out = aliases_.contains(let.original()->var.get())
+                                             ? let[&LetNode::body]
+                                             : Expr(let.node());
+                        return settle(*let.original(), out);
+                      },
+                      [this](const Mapped<Call>& call) -> Expr {
+                        return settle(*call.original(), share(*call.original(), call.node()));
+                      },
+                      [this](const Mapped<CallDps>& call) -> Expr {
+                        return settle(*call.original(), share(*call.original(), call.node()));
+                      },
+                      [this](const Mapped<Tuple>& tuple) -> Expr {
+                        // Hashed now, from the operands' hashes, so that hashing never recurses
+                        // deeply.
+                        static_cast<void>(hash_of(tuple.node()));
+                        return tuple.node();
+                      },
+                      [this](const Mapped<TupleGetItem>& item) -> Expr {
+                        static_cast<void>(hash_of(item.node()));
+                        return item.node();
+                      })));
   }
 
 private:

@@ -67,38 +67,42 @@ public:
         value_vars_.emplace(let->value.get(), let->var.get());
       }
     });
-    return map(
-        f, with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
-          if (kind == DefRegionKind::none) {
-            if (auto it = constants_.find(var.get()); it != constants_.end()) {
-              return settle(var.get(), it->second);
-            }
-          }
-          return settle(var.get(), var);
-        }),
-        [this](const Mapped<Let>& let) -> Expr {
-          const Expr out = constants_.contains(let.original()->var.get()) ? let[&LetNode::body]
-                                                                          : Expr(let.node());
-          return settle(let.original().get(), out);
-        },
-        [this](const Mapped<If>& branch) -> Expr {
-          const Expr& cond = branch[&IfNode::cond];
-          Expr out = branch.node();
-          if (const std::optional<bool> taken = constant_condition(cond)) {
-            out = *taken ? branch[&IfNode::then_branch] : branch[&IfNode::else_branch];
-          }
-          return settle(branch.original().get(), std::move(out));
-        },
-        [this](const Mapped<TupleGetItem>& item) -> Expr {
-          const TupleGetItem& rebuilt = item.node();
-          return settle(item.original().get(), project(*rebuilt, rebuilt));
-        },
-        [this](const Mapped<Call>& call) -> Expr {
-          return settle(call.original().get(), fold_call(call.node()));
-        },
-        [this](const Mapped<Tuple>& tuple) -> Expr {
-          return settle(tuple.original().get(), tuple.node());
-        });
+    // Types are not entered: no let-bound variable is used in one, and a typed closure's
+    // type holds the types of all the closures it returns.
+    return map(f, not_into<Type>(callbacks(
+                      with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
+                        if (kind == DefRegionKind::none) {
+                          if (auto it = constants_.find(var.get()); it != constants_.end()) {
+                            return settle(var.get(), it->second);
+                          }
+                        }
+                        return settle(var.get(), var);
+                      }),
+                      [this](const Mapped<Let>& let) -> Expr {
+                        const Expr out = constants_.contains(let.original()->var.get())
+                                             ? let[&LetNode::body]
+                                             : Expr(let.node());
+                        return settle(let.original().get(), out);
+                      },
+                      [this](const Mapped<If>& branch) -> Expr {
+                        const Expr& cond = branch[&IfNode::cond];
+                        Expr out = branch.node();
+                        if (const std::optional<bool> taken = constant_condition(cond)) {
+                          out =
+                              *taken ? branch[&IfNode::then_branch] : branch[&IfNode::else_branch];
+                        }
+                        return settle(branch.original().get(), std::move(out));
+                      },
+                      [this](const Mapped<TupleGetItem>& item) -> Expr {
+                        const TupleGetItem& rebuilt = item.node();
+                        return settle(item.original().get(), project(*rebuilt, rebuilt));
+                      },
+                      [this](const Mapped<Call>& call) -> Expr {
+                        return settle(call.original().get(), fold_call(call.node()));
+                      },
+                      [this](const Mapped<Tuple>& tuple) -> Expr {
+                        return settle(tuple.original().get(), tuple.node());
+                      })));
   }
 
 private:
