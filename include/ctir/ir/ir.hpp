@@ -3,6 +3,7 @@
 
 #include <ctir/ir/attrs.hpp>
 #include <ctir/ir/builder.hpp>
+#include <ctir/ir/detail/map_instances.hpp>
 #include <ctir/ir/detail/structural_instances.hpp>
 #include <ctir/ir/dtype.hpp>
 #include <ctir/ir/expr_base.hpp>
