@@ -25,10 +25,10 @@ Pass logged(EventLog log, PassInfo info) {
 }
 
 /// A registry with A, B (requires A), C (requires B), Mutate (invalidates A).
-struct Fixture {
+struct SequentialFixture {
   EventLog log;
   PassRegistry registry;
-  Fixture() {
+  SequentialFixture() {
     registry.add(logged(log, {.name = "A"}));
     registry.add(logged(log, {.name = "B", .required = {"A"}}));
     registry.add(logged(log, {.name = "C", .required = {"B"}}));
@@ -47,7 +47,7 @@ struct Fixture {
 } // namespace
 
 TEST_CASE("a transitive chain C -> B -> A runs A and B once each, taken from the registry") {
-  Fixture f;
+  SequentialFixture f;
   const Pass pipeline = f.make({"C"});
   IRModule mod = sample_module();
   mod = pipeline(mod);
@@ -59,7 +59,7 @@ TEST_CASE("a transitive chain C -> B -> A runs A and B once each, taken from the
 
 TEST_CASE("a required pass in the pipeline is preferred to the registry, and skipped while "
           "valid") {
-  Fixture f;
+  SequentialFixture f;
   EventLog mine;
   const Pass my_a = logged(mine, {.name = "A"});
   const Pass pipeline =
@@ -71,7 +71,7 @@ TEST_CASE("a required pass in the pipeline is preferred to the registry, and ski
 }
 
 TEST_CASE("a pass that invalidates A makes A run again before the next dependant") {
-  Fixture f;
+  SequentialFixture f;
   const Pass pipeline = f.make({"C", "Mutate", "B", "C"});
   IRModule mod = sample_module();
   mod = pipeline(mod);
@@ -79,7 +79,7 @@ TEST_CASE("a pass that invalidates A makes A run again before the next dependant
 }
 
 TEST_CASE("requirements on established results resolve to the establishing pass") {
-  Fixture f;
+  SequentialFixture f;
   const Pass needs = logged(f.log, {.name = "NeedsTypes", .required = {"types"}});
   const Pass pipeline = sequential({f.registry.create("Typer"), needs}, {.name = "s"}, f.registry);
   IRModule mod = sample_module();
@@ -88,7 +88,7 @@ TEST_CASE("requirements on established results resolve to the establishing pass"
 }
 
 TEST_CASE("a requirement nobody provides is an error naming the pass and the nearest names") {
-  Fixture f;
+  SequentialFixture f;
   const Pass needy = logged(f.log, {.name = "Needy", .required = {"Mutat"}});
   CHECK(error_of([&] { sequential({needy}, {.name = "s"}, f.registry); }) ==
         "ctir: pass 'Needy' requires 'Mutat', which no pass in this pipeline provides and no "
@@ -96,7 +96,7 @@ TEST_CASE("a requirement nobody provides is an error naming the pass and the nea
 }
 
 TEST_CASE("a cycle of requirements is an error when the sequential is made") {
-  Fixture f;
+  SequentialFixture f;
   f.registry.add(logged(f.log, {.name = "X", .required = {"Y"}}));
   f.registry.add(logged(f.log, {.name = "Y", .required = {"Z"}}));
   f.registry.add(logged(f.log, {.name = "Z", .required = {"X"}}));
@@ -106,7 +106,7 @@ TEST_CASE("a cycle of requirements is an error when the sequential is made") {
 }
 
 TEST_CASE("nested runtime sequentials share valid results; a nested sequential is no provider") {
-  Fixture f;
+  SequentialFixture f;
   const Pass inner = sequential({f.registry.create("Mutate"), f.registry.create("B")},
                                 {.name = "inner"}, f.registry);
   const Pass outer = sequential({f.registry.create("C"), inner, f.registry.create("C")},
@@ -121,7 +121,7 @@ TEST_CASE("nested runtime sequentials share valid results; a nested sequential i
 }
 
 TEST_CASE("a disabled pass is skipped; its requirements are not made") {
-  Fixture f;
+  SequentialFixture f;
   const Pass pipeline = f.make({"C"});
   IRModule mod = sample_module();
   mod = pipeline(mod, PassContext{{.disabled = {"C"}}});
@@ -129,7 +129,7 @@ TEST_CASE("a disabled pass is skipped; its requirements are not made") {
 }
 
 TEST_CASE("a provider vetoed by an instrument stays invalid and is asked again") {
-  Fixture f;
+  SequentialFixture f;
   const Pass pipeline = f.make({"B", "B"});
   IRModule mod = sample_module();
   PassContext ctx{

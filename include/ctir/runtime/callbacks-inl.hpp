@@ -9,20 +9,55 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ctir::runtime {
 
-CTIR_INLINE const Callbacks::Entry* Callbacks::match(const Object& node) const noexcept {
-  const TypeInfo& info = node.type_info();
+CTIR_INLINE bool Callbacks::derives_from_any(const TypeInfo& type,
+                                             const std::vector<const TypeInfo*>& bases) noexcept {
+  for (const TypeInfo* base : bases) {
+    if (type.derives_from(*base)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+CTIR_INLINE const Callbacks::Entry* Callbacks::match_type(const TypeInfo& info) const noexcept {
+  if (!opaque_.empty() && derives_from_any(info, opaque_)) {
+    return nullptr;
+  }
   for (const Entry& entry : entries_) {
     if (entry.def_region && !info.is_variable) {
       continue;
     }
-    if (entry.type == nullptr || info.derives_from(*entry.type)) {
+    if ((entry.type == nullptr || info.derives_from(*entry.type)) &&
+        (entry.excluded.empty() || !derives_from_any(info, entry.excluded))) {
       return &entry;
     }
   }
   return nullptr;
+}
+
+CTIR_INLINE bool Callbacks::is_opaque(const TypeInfo& type) const noexcept {
+  return derives_from_any(type, opaque_);
+}
+
+CTIR_INLINE Callbacks& Callbacks::excluding(const TypeInfo& type) {
+  if (entries_.empty()) {
+    throw Error("ctir::runtime::Callbacks::excluding('" + std::string(type.key) +
+                "'): it applies to the callback added last, and there is none yet (call on() "
+                "first)");
+  }
+  entries_.back().excluded.push_back(&type);
+  reach_.reset();
+  return *this;
+}
+
+CTIR_INLINE Callbacks& Callbacks::not_into(const TypeInfo& type) {
+  opaque_.push_back(&type);
+  reach_.reset();
+  return *this;
 }
 
 CTIR_INLINE void Callbacks::expect(Kind kind, std::string_view operation) const {

@@ -6,6 +6,7 @@
 #include <ctir/core/node.hpp>
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_info.hpp>
+#include <ctir/core/type_registry.hpp>
 #include <ctir/hooks/family.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/runtime/detail/reach_table.hpp>
@@ -95,6 +96,8 @@ public:
     /// A with_def_region_kind callback: matches variables only.
     bool def_region = false;
     Kind kind = Kind::walk;
+    /// Types left out of what it matches, with their subtypes (excluding()).
+    std::vector<const TypeInfo*> excluded;
     std::string description;
     WalkFn walk;
     MapFn map;
@@ -125,11 +128,40 @@ public:
     return *this;
   }
 
+  /// Leaves the node type registered under `type_key` and its subtypes out of what the
+  /// callback added last matches, as the static layer's `excluding<Nodes...>(callback)`
+  /// does: `cbs.on("ir.Expr", f).excluding("ir.PrimExpr")` sees graph-level expressions
+  /// only, and the walks and maps prune what it can no longer reach.
+  Callbacks& excluding(std::string_view type_key) { return excluding(type_by_key(type_key)); }
+  Callbacks& excluding(const TypeInfo& type);
+  template <hooked_node N>
+  Callbacks& excluding() {
+    return excluding(register_type<N>());
+  }
+
+  /// Makes the node type registered under `type_key` and its subtypes opaque to every
+  /// traversal run with these callbacks, as the static layer's `not_into<Nodes...>` does: no
+  /// callback sees them, and no walk, map, visit or mutate enters them, even when a callback
+  /// matches what they hold (a map and a mutate keep them as they are).
+  Callbacks& not_into(std::string_view type_key) { return not_into(type_by_key(type_key)); }
+  Callbacks& not_into(const TypeInfo& type);
+  template <hooked_node N>
+  Callbacks& not_into() {
+    return not_into(register_type<N>());
+  }
+
   const std::vector<Entry>& entries() const noexcept { return entries_; }
   bool empty() const noexcept { return entries_.empty(); }
+  /// The types not_into() made opaque.
+  const std::vector<const TypeInfo*>& opaque_types() const noexcept { return opaque_; }
 
   /// The first entry that matches `node`, or null.
-  const Entry* match(const Object& node) const noexcept;
+  const Entry* match(const Object& node) const noexcept { return match_type(node.type_info()); }
+  /// The first entry that matches nodes of type `type`, or null (always null for a type
+  /// not_into() made opaque).
+  const Entry* match_type(const TypeInfo& type) const noexcept;
+  /// Whether not_into() made `type` opaque (it is or derives from one of those types).
+  bool is_opaque(const TypeInfo& type) const noexcept;
 
   /// Throws unless every callback is of `kind` (for the traversal `operation`).
   void expect(Kind kind, std::string_view operation) const;
@@ -143,6 +175,8 @@ private:
   /// The node type registered under `type_key`; throws a ctir::Error if there is none.
   static const TypeInfo& type_by_key(std::string_view type_key);
   static std::string_view kind_name(Kind kind) noexcept;
+  static bool derives_from_any(const TypeInfo& type,
+                               const std::vector<const TypeInfo*>& bases) noexcept;
   static std::string_view requirement(Kind kind) noexcept;
 
   template <class R>
@@ -276,6 +310,7 @@ private:
   }
 
   std::vector<Entry> entries_;
+  std::vector<const TypeInfo*> opaque_;
   detail::traverse::reach_cache reach_;
 };
 
@@ -309,7 +344,17 @@ struct runtime_set {
   };
 
   bool matches_dynamic(const Object& node) const noexcept {
-    return callbacks->match(node) != nullptr;
+    return callbacks->match(node) != nullptr || stops_at(node);
+  }
+
+  /// Whether the traversal enters a node of the type with index `index`: not one that
+  /// not_into made opaque.
+  bool enters_dynamic(std::uint32_t index) const {
+    if (callbacks->opaque_types().empty()) {
+      return true;
+    }
+    const TypeInfo* type = TypeRegistry::global().find(index);
+    return type == nullptr || !callbacks->is_opaque(*type);
   }
 
   template <class Handler, class... Lead>
@@ -317,7 +362,17 @@ struct runtime_set {
                     Lead&... lead) const {
     const runtime::Callbacks::Entry* entry = callbacks->match(node);
     if (entry == nullptr) {
-      return false;
+      if (!stops_at(node)) {
+        return false;
+      }
+      // An opaque node (not_into) ends a visit or mutate there: kept, children unseen. The
+      // walks and maps leave it out through the reach table instead.
+      if constexpr (Op == runtime_op::visit) {
+        handler(WalkResult<ObjectRef>(advance));
+      } else {
+        handler(MapResult<Object>(unchanged));
+      }
+      return true;
     }
     borrowed_ref<Object> ref(&node);
     if constexpr (Op == runtime_op::walk) {
@@ -330,6 +385,16 @@ struct runtime_set {
       handler(entry->mutate(lead..., ref.get(), region));
     }
     return true;
+  }
+
+private:
+  bool stops_at(const Object& node) const noexcept {
+    if constexpr (Op == runtime_op::visit || Op == runtime_op::mutate) {
+      return !callbacks->opaque_types().empty() && callbacks->is_opaque(node.type_info());
+    } else {
+      static_cast<void>(node);
+      return false;
+    }
   }
 };
 

@@ -58,22 +58,20 @@ reach_table::compute(const runtime::Callbacks& callbacks) {
   const auto is_child = [](const FieldInfo& field) {
     return !field.ignored() && field.kind != FieldKind::value;
   };
+  // A type made opaque (not_into) is neither matched nor entered: it leads nowhere.
+  std::vector<char> opaque(count, 0);
   for (std::size_t i = 0; i < count; ++i) {
     const TypeInfo& type = *types[i];
-    for (const runtime::Callbacks::Entry& entry : callbacks.entries()) {
-      const bool hit = entry.def_region ? type.is_variable
-                                        : entry.type == nullptr || type.derives_from(*entry.type);
-      if (hit) {
-        mark(i);
-        break;
-      }
+    opaque[i] = !callbacks.opaque_types().empty() && callbacks.is_opaque(type) ? 1 : 0;
+    if (callbacks.match_type(type) != nullptr) {
+      mark(i);
     }
   }
   // Propagate along the fields until nothing changes; cycles are fine.
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t i = 0; i < count; ++i) {
-      if (reaches[i] != 0) {
+      if (reaches[i] != 0 || opaque[i] != 0) {
         continue;
       }
       for (const FieldInfo& field : types[i]->fields) {
@@ -98,7 +96,7 @@ reach_table::compute(const runtime::Callbacks& callbacks) {
       if (!is_child(field)) {
         continue;
       }
-      if (leads(field)) {
+      if (opaque[i] == 0 && leads(field)) {
         entry.fields.push_back(static_cast<std::uint32_t>(f));
       } else {
         entry.all_fields = false;

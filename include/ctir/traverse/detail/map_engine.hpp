@@ -428,7 +428,13 @@ protected:
   /// callback handles meet it through call_dynamic_hook. The steps are one copy per program
   /// (dynamic_hooks), except for an engine that inlines them (the runtime layer's), so a map
   /// call site compiles no explicit-stack code of its own.
-  void run_deep(std::size_t work_base) { run_steps(work_base, hooks); }
+  void run_deep(std::size_t work_base) {
+    if constexpr (inline_steps) {
+      run_steps(work_base, direct_hooks{&set_});
+    } else {
+      run_steps(work_base, hooks);
+    }
+  }
 
   void push_replacement(const Object& original, ObjectRef node, DefRegionKind region) {
     enter_replacement(original);
@@ -507,12 +513,14 @@ protected:
   /// steps inline (the runtime layer's: it runs every node through them).
   struct direct_hooks {
     static constexpr rewrite_mode mode = Mode;
+    /// The callbacks, which may make types opaque to the traversal (not_into).
+    const Set* set = nullptr;
     static bool call(rewrite_state& state, const Object& shown, const Object& original,
                      DefRegionKind region, mapped_ref& result, bool& unchanged) {
       return call_dynamic_hook(state, shown, original, region, result, unchanged);
     }
-    static bool may_contain(std::uint32_t type_index) {
-      return table::may_contain_dynamic(type_index);
+    bool may_contain(std::uint32_t type_index) const {
+      return table::may_contain_dynamic(type_index) && set->enters_dynamic(type_index);
     }
     static void push_replacement(rewrite_state& state, const Object& original, ObjectRef node,
                                  DefRegionKind region) {
