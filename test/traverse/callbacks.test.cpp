@@ -5,6 +5,8 @@
 #include <ctir/traverse/map.hpp>
 #include <ctir/traverse/walk.hpp>
 
+#include "traverse_testing.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -170,4 +172,25 @@ TEST_CASE("not_into keeps a traversal out of the types it names and everything i
   CHECK(renamed->params[0]->ty.same_as(x->ty));
   Function everywhere = map(f, rename);
   CHECK(!everywhere->params[0]->ty.same_as(x->ty)); // without not_into, n becomes m
+}
+
+TEST_CASE("not_into keeps a traversal out of node types registered at run time below them") {
+  // A probe is a PrimExpr registered at run time; as a call's argument it sits in a field of
+  // static type Expr, which the traversal enters.
+  Var x = Var::make("x", DataType::float32());
+  Expr inner = call("add", {x, x});
+  PrimExpr probe = testing::probe_expr({inner});
+  Expr outer = call("add", {x, probe});
+  int calls = 0;
+  walk(outer, [&](const Call&) { ++calls; });
+  CHECK(calls == 2);
+  calls = 0;
+  walk(outer, not_into<PrimExpr>([&](const Call&) { ++calls; }));
+  CHECK(calls == 1);
+  Expr renamed = map(
+      outer, not_into<PrimExpr>([&](const Call& c) -> Expr { return call("multiply", c->args); }));
+  const auto* top = renamed.as<CallNode>();
+  REQUIRE(top != nullptr);
+  CHECK(top->op.as<OpNode>()->name == "multiply");
+  CHECK(top->args[1].same_as(probe));
 }

@@ -310,7 +310,7 @@ public:
 ///     // types (whose shape variables are of no interest here)
 ///     map(f, not_into<Type>(callbacks(with_def_region_kind(rename), on<Let>(g))));
 ///
-/// Node types registered at run time below an opaque type are still entered.
+/// Node types registered at run time below an opaque type are opaque too.
 template <class... Opaque, class Callback>
 constexpr not_into_callback<std::decay_t<Callback>, node_of_t<Opaque>...>
 not_into(Callback&& callback) {

@@ -5,6 +5,7 @@
 #include <ctir/core/ref.hpp>
 #include <ctir/core/type_info.hpp>
 #include <ctir/core/type_list.hpp>
+#include <ctir/core/type_registry.hpp>
 #include <ctir/hooks/family.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/traverse/callbacks.hpp>
@@ -517,11 +518,35 @@ struct callback_set<std::tuple<B...>> {
   template <class T>
   static constexpr bool opaque_v = (B::template opaque<T>() && ...) && size > 0;
 
+  /// Whether the type registered at run time under `index` derives from one of Opaque.
+  template <class Opaque>
+  static bool opaque_below(std::uint32_t index) noexcept {
+    return [&]<class... Os>(type_list<Os...>) {
+      if constexpr (sizeof...(Os) == 0) {
+        static_cast<void>(index);
+        return false;
+      } else {
+        const TypeInfo* type = TypeRegistry::global().find(index);
+        return type != nullptr && (type->derives_from(Os::type_index, Os::type_depth) || ...);
+      }
+    }(Opaque{});
+  }
+
   /// The hit predicate of the pruning table, and the types it must not enter.
   struct matcher {
     template <class T>
     static constexpr bool opaque() noexcept {
       return opaque_v<T>;
+    }
+    /// Whether the type registered at run time under `index` derives from a type the
+    /// traversal must not enter.
+    static bool opaque_dynamic(std::uint32_t index) noexcept {
+      if constexpr (size == 0) {
+        static_cast<void>(index);
+        return false;
+      } else {
+        return opaque_below<typename pack_element_t<0, B...>::opaque_types>(index);
+      }
     }
     template <class T>
     static constexpr bool direct() noexcept {

@@ -186,8 +186,9 @@ struct contain_table<type_list<Ts...>, Matcher> {
   }
 
   /// Whether a node whose dynamic type index is `index` may hold a match at or below it:
-  /// false only for a type of the graph that the table rules out (a type registered at run
-  /// time may always hold one).
+  /// false for a type of the graph that the table rules out, and for a type registered at
+  /// run time below one the traversal must not enter (Matcher::opaque_dynamic); any other
+  /// type registered at run time may hold one.
   static bool may_contain_dynamic(std::uint32_t index) noexcept {
     if constexpr (!(!Ts::is_abstract_type || ...)) {
       // No compiled-in node type to rule out (the runtime layer's traversals).
@@ -195,7 +196,14 @@ struct contain_table<type_list<Ts...>, Matcher> {
       return true;
     } else {
       const std::size_t position = position_of_index(index);
-      return position == npos || value[position];
+      if (position != npos) {
+        return value[position];
+      }
+      if constexpr (requires { Matcher::opaque_dynamic(index); }) {
+        return !Matcher::opaque_dynamic(index);
+      } else {
+        return true;
+      }
     }
   }
 
