@@ -3,6 +3,7 @@
 #include "context.hpp"
 #include "diagnostics.hpp"
 #include "emit.hpp"
+#include "huge_pages.hpp"
 #include "io.hpp"
 #include "listing.hpp"
 #include "options.hpp"
@@ -338,6 +339,7 @@ int run(const std::vector<std::string_view>& args) {
 } // namespace ctir_opt
 
 int main(int argc, char** argv) {
+  ctir_opt::restart_with_huge_pages(argv);
   try {
     ctir_opt::register_passes();
     ctir::install_printer();
