@@ -50,8 +50,27 @@ void for_each_callback(const py::dict& callbacks, Add add) {
   }
 }
 
-py::object walk(py::handle root, const py::dict& callbacks, const std::string& order) {
+/// The type key of `type`: a string, or a node type registered from Python (which has one).
+std::string type_key_of(py::handle type, const char* what) {
+  const py::object key = py::isinstance<py::str>(type) ? py::reinterpret_borrow<py::object>(type)
+                                                       : py::getattr(type, "type_key", py::none());
+  if (!py::isinstance<py::str>(key)) {
+    throw py::type_error(std::string(what) + " holds type keys ('ir.Type', ...) or node types");
+  }
+  return py::cast<std::string>(key);
+}
+
+/// Makes the types listed in `not_into` opaque to the traversal (runtime::Callbacks::not_into).
+void add_opaque_types(runtime::Callbacks& cbs, const py::iterable& not_into) {
+  for (const py::handle type : not_into) {
+    cbs.not_into(type_key_of(type, "not_into"));
+  }
+}
+
+py::object walk(py::handle root, const py::dict& callbacks, const std::string& order,
+                const py::iterable& not_into) {
   runtime::Callbacks cbs;
+  add_opaque_types(cbs, not_into);
   for_each_callback(callbacks, [&](const std::string& key, py::object fn) {
     cbs.on(key, [fn = std::move(fn)](const ObjectRef& node) -> runtime::WalkResult {
       py::object result = fn(wrap_node(node));
@@ -75,8 +94,10 @@ py::object walk(py::handle root, const py::dict& callbacks, const std::string& o
   return py::cast(WalkInterrupt{wrap_node(*stopped)});
 }
 
-py::object map(py::handle root, const py::dict& callbacks, const std::string& order) {
+py::object map(py::handle root, const py::dict& callbacks, const std::string& order,
+               const py::iterable& not_into) {
   runtime::Callbacks cbs;
+  add_opaque_types(cbs, not_into);
   for_each_callback(callbacks, [&](const std::string& key, py::object fn) {
     cbs.on(key, [fn = std::move(fn)](const ObjectRef& node) -> MapResult<Object> {
       py::object result = fn(wrap_node(node));
@@ -133,8 +154,10 @@ void bind_structural(py::module_& m) {
         }
       },
       py::arg("lhs"), py::arg("rhs"), py::arg("map_free_vars") = false);
-  m.def("walk", &walk, py::arg("node"), py::arg("callbacks"), py::arg("order") = "post");
-  m.def("map", &map, py::arg("node"), py::arg("callbacks"), py::arg("order") = "post");
+  m.def("walk", &walk, py::arg("node"), py::arg("callbacks"), py::arg("order") = "post",
+        py::arg("not_into") = py::tuple());
+  m.def("map", &map, py::arg("node"), py::arg("callbacks"), py::arg("order") = "post",
+        py::arg("not_into") = py::tuple());
 }
 
 } // namespace ctir::python

@@ -116,3 +116,28 @@ def test_map_rejects_a_replacement_that_cannot_stand_in_its_place(add_one_mod):
     func = add_one_mod["add_one"]
     with pytest.raises(ctir.Error):
         ctir.map(func, {"ir.FloatImm": lambda f: func})
+
+
+def test_not_into_keeps_walk_and_map_out_of_the_types_it_names(add_one_mod):
+    func = add_one_mod["add_one"]
+    everywhere, outside_types = [], []
+    ctir.walk(func, {"ir.Var": lambda v: everywhere.append(v.name)})
+    ctir.walk(func, {"ir.Var": lambda v: outside_types.append(v.name)}, not_into=["ir.Type"])
+    assert everywhere.count("n") == outside_types.count("n") + 2  # %n in the types of %A, %B
+    assert everywhere.count("A") == outside_types.count("A")
+
+    seen = []
+    assert ctir.map(func, {"ir.TensorType": lambda t: seen.append(t)}).same_as(func)
+    assert len(seen) == 2
+    seen.clear()
+    assert ctir.map(func, {"ir.TensorType": lambda t: seen.append(t)},
+                    not_into=["ir.Type"]).same_as(func)
+    assert seen == []
+
+
+def test_not_into_rejects_what_is_not_a_type():
+    func = ctir.parse(ADD_ONE)["add_one"]
+    with pytest.raises(TypeError, match="not_into holds type keys"):
+        ctir.walk(func, {"ir.Var": lambda v: None}, not_into=[1])
+    with pytest.raises(ctir.Error, match="ir.NoSuchType"):
+        ctir.walk(func, {"ir.Var": lambda v: None}, not_into=["ir.NoSuchType"])
