@@ -220,10 +220,9 @@ std::vector<Operation> operations() {
   });
   add_prepared("map_fold.ctir_runtime", [](const Trees& t) {
     auto callbacks = std::make_shared<runtime::Callbacks>();
-    callbacks->on("ir.Add", [](const ObjectRef& node) -> MapResult<Object> {
-      const auto& sum = static_cast<const AddNode&>(*node);
-      if (is_zero(sum.b)) {
-        return ObjectRef(sum.a);
+    callbacks->on("ir.Add", [](const runtime::Mapped& sum) -> MapResult<Object> {
+      if (cb::hand::is_zero(static_cast<const PrimExprNode&>(*sum.get("b")))) {
+        return sum.get("a");
       }
       return unchanged;
     });

@@ -74,10 +74,9 @@ class RuntimeMap {
 public:
   explicit RuntimeMap(bool fold) {
     if (fold) {
-      callbacks_.on("ir.Add", [](const ObjectRef& node) -> MapResult<Object> {
-        const auto& sum = static_cast<const AddNode&>(*node);
-        if (cb::hand::is_zero(*sum.b)) {
-          return ObjectRef(sum.a);
+      callbacks_.on("ir.Add", [](const runtime::Mapped& sum) -> MapResult<Object> {
+        if (cb::hand::is_zero(static_cast<const PrimExprNode&>(*sum.get("b")))) {
+          return sum.get("a");
         }
         return unchanged;
       });

@@ -6,6 +6,7 @@
 #include <ctir/ir/ir.hpp>
 #include <ctir/runtime/callbacks.hpp>
 #include <ctir/runtime/map.hpp>
+#include <ctir/runtime/mapped.hpp>
 #include <ctir/runtime/mutate.hpp>
 #include <ctir/runtime/pass.hpp>
 #include <ctir/runtime/structural_equal.hpp>

@@ -70,6 +70,16 @@ CTIR_INLINE void Callbacks::expect(Kind kind, std::string_view operation) const 
   }
 }
 
+CTIR_INLINE void Callbacks::expect_no_mapped(std::string_view operation) const {
+  for (const Entry& entry : entries_) {
+    if (entry.mapped) {
+      throw Error("ctir::runtime::" + std::string(operation) + ": " + entry.description +
+                  " takes a runtime::Mapped view, which only a post-order map has (a pre-order "
+                  "callback runs before the children are mapped): take the node instead");
+    }
+  }
+}
+
 CTIR_INLINE std::shared_ptr<const detail::traverse::reach_table> Callbacks::reach() const {
   return reach_.get(*this);
 }

@@ -10,6 +10,7 @@
 #include <ctir/hooks/family.hpp>
 #include <ctir/hooks/type_table.hpp>
 #include <ctir/runtime/detail/reach_table.hpp>
+#include <ctir/runtime/mapped.hpp>
 #include <ctir/traverse/callbacks.hpp>
 #include <ctir/traverse/detail/meta.hpp>
 
@@ -72,6 +73,8 @@ using Mutator = detail::traverse::static_mutator<
 ///     runtime::Callbacks cbs;
 ///     cbs.on("ir.TensorStore", [&](const ObjectRef& store) { ... });           // walk
 ///     cbs.on("ir.Var", [&](const ObjectRef& v) -> ObjectRef { ... });          // map
+///     cbs.on("ir.Add", [&](const runtime::Mapped& a) -> MapResult<Object> { ... });
+///                                                  // map: sees the mapped children first
 ///     cbs.on("ir.For", [&](runtime::Visitor& v, const ObjectRef& loop) {       // visit
 ///       return v.default_visit(loop);
 ///     });
@@ -79,14 +82,17 @@ using Mutator = detail::traverse::static_mutator<
 ///
 /// What a callback takes and returns decides which traversal it is for: a node alone and
 /// void / WalkResult for walk, a node alone and a node (ObjectRef, any Ref, MapResult,
-/// ctir::unchanged) for map, a Visitor& first for visit, a Mutator& first for mutate. A
-/// traversal given a callback of another kind throws a ctir::Error naming it.
+/// ctir::unchanged) for map, a `const runtime::Mapped&` and a node for a post-order map
+/// that reads the mapped children before the node is rebuilt, a Visitor& first for visit, a
+/// Mutator& first for mutate. A traversal given a callback of another kind throws a ctir::Error
+/// naming it.
 class Callbacks {
 public:
   enum class Kind : std::uint8_t { walk, map, visit, mutate };
 
   using WalkFn = std::function<WalkResult(const ObjectRef&, DefRegionKind)>;
   using MapFn = std::function<MapResult<Object>(const ObjectRef&, DefRegionKind)>;
+  using MappedFn = std::function<MapResult<Object>(const Mapped&, DefRegionKind)>;
   using VisitFn = std::function<WalkResult(Visitor&, const ObjectRef&, DefRegionKind)>;
   using MutateFn = std::function<MapResult<Object>(Mutator&, const ObjectRef&, DefRegionKind)>;
 
@@ -100,7 +106,9 @@ public:
     std::vector<const TypeInfo*> excluded;
     std::string description;
     WalkFn walk;
+    /// A map callback takes the node (map) or its Mapped view (mapped); one is set.
     MapFn map;
+    MappedFn mapped;
     VisitFn visit;
     MutateFn mutate;
   };
@@ -165,6 +173,8 @@ public:
 
   /// Throws unless every callback is of `kind` (for the traversal `operation`).
   void expect(Kind kind, std::string_view operation) const;
+  /// Throws if a callback takes a runtime::Mapped view (for a pre-order map).
+  void expect_no_mapped(std::string_view operation) const;
 
   /// Which node types can lead to a node these callbacks match, and through which fields:
   /// what the runtime traversals leave out. Computed on first use, and again once node
@@ -236,6 +246,20 @@ private:
            std::is_invocable_v<F&, Lead&..., const ObjectRef&>;
   }
 
+  template <class F>
+  static constexpr bool takes_mapped() {
+    return std::is_invocable_v<F&, const Mapped&, DefRegionKind> ||
+           std::is_invocable_v<F&, const Mapped&>;
+  }
+  template <class F>
+  static decltype(auto) invoke_mapped(F& f, const Mapped& view, DefRegionKind kind) {
+    if constexpr (std::is_invocable_v<F&, const Mapped&, DefRegionKind>) {
+      return f(view, kind);
+    } else {
+      return f(view);
+    }
+  }
+
   template <class F, class... Lead>
   using result_of = decltype(invoke(std::declval<F&>(), std::declval<const ObjectRef&>(),
                                     DefRegionKind::none, std::declval<Lead&>()...));
@@ -296,14 +320,25 @@ private:
           }
         };
       }
+    } else if constexpr (takes_mapped<F>()) {
+      using R = decltype(invoke_mapped(std::declval<F&>(), std::declval<const Mapped&>(),
+                                       DefRegionKind::none));
+      static_assert(is_nodeish<R>(),
+                    "ctir::runtime::Callbacks: a callback taking const runtime::Mapped& is a map "
+                    "callback: return a node (view.get(...), view.node()) or ctir::unchanged");
+      entry.kind = Kind::map;
+      entry.mapped = [f = F(std::forward<Fn>(fn))](const Mapped& view, DefRegionKind kind) mutable {
+        return to_map_result(invoke_mapped(f, view, kind));
+      };
     } else {
       // An error here means the callback's parameters are not what the runtime layer
-      // passes: (const ObjectRef&), optionally preceded by runtime::Visitor& or
-      // runtime::Mutator&, optionally followed by DefRegionKind.
+      // passes: (const ObjectRef&) or (const runtime::Mapped&), optionally preceded by
+      // runtime::Visitor& or runtime::Mutator&, optionally followed by DefRegionKind.
       static_assert(takes<F>(),
                     "ctir::runtime::Callbacks: a runtime callback takes (const ObjectRef& node), "
-                    "or (runtime::Visitor&, const ObjectRef&), or (runtime::Mutator&, const "
-                    "ObjectRef&), optionally followed by DefRegionKind");
+                    "(const runtime::Mapped&), (runtime::Visitor&, const ObjectRef&), or "
+                    "(runtime::Mutator&, const ObjectRef&), optionally followed by "
+                    "DefRegionKind");
     }
     entries_.push_back(std::move(entry));
     reach_.reset();
@@ -378,12 +413,36 @@ struct runtime_set {
     if constexpr (Op == runtime_op::walk) {
       handler(entry->walk(ref.get(), region));
     } else if constexpr (Op == runtime_op::map) {
-      handler(entry->map(ref.get(), region));
+      if (entry->mapped) {
+        // The explicit-stack path has rebuilt the node already; without the original at
+        // hand the view shows the node as both.
+        built_mapped view(ref.get(), ref.get());
+        handler(entry->mapped(view, region));
+      } else {
+        handler(entry->map(ref.get(), region));
+      }
     } else if constexpr (Op == runtime_op::visit) {
       handler(entry->visit(lead..., ref.get(), region));
     } else {
       handler(entry->mutate(lead..., ref.get(), region));
     }
+    return true;
+  }
+
+  /// call_dynamic for a map, given the node before its children were mapped (`original`)
+  /// as well as the node as it stands (`shown`), for a callback that takes a Mapped view.
+  template <class Handler>
+  bool call_dynamic_from(const Object& shown, const Object& original, DefRegionKind region,
+                         Handler& handler) const {
+    static_assert(Op == runtime_op::map);
+    const runtime::Callbacks::Entry* entry = callbacks->match(shown);
+    if (entry == nullptr || !entry->mapped) {
+      return call_dynamic(shown, region, handler);
+    }
+    borrowed_ref<Object> before(&original);
+    borrowed_ref<Object> after(&shown);
+    built_mapped view(before.get(), after.get());
+    handler(entry->mapped(view, region));
     return true;
   }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <ctir/runtime/map.hpp>
+#include <ctir/runtime/mapped.hpp>
 
 #include <ctir/core/child_visitor.hpp>
 #include <ctir/core/object.hpp>
@@ -18,7 +19,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <memory_resource>
 #include <utility>
 #include <vector>
 
@@ -42,6 +42,8 @@ struct runtime_map_entry {
   std::uint32_t index = 0;
   /// runtime_map_site flags, indexed by the DefRegionKind of the site.
   std::array<std::uint8_t, 3> site{};
+  /// Whether `match` takes a runtime::Mapped view (in what would be padding).
+  bool viewed = false;
   const runtime::Callbacks::Entry* match = nullptr;
   bool (*for_each_child)(const Object&, DefRegionKind, ChildVisitor&) = nullptr;
 };
@@ -66,7 +68,9 @@ class runtime_mapper
 public:
   explicit runtime_mapper(const runtime::Callbacks& callbacks)
       : engine(runtime_set<runtime_op::map>{&callbacks}), callbacks_(callbacks),
-        reach_(callbacks.reach()), changes_(&arena_) {
+        reach_(callbacks.reach()) {
+    // The stack is this map's until it ends (an inner map gets a stack of its own).
+    changes_.swap(spare_changes());
     static_assert(cache_size == ChildVisitor::filter_slots);
     for (std::uint32_t slot = 0; slot < cache_size; ++slot) {
       entries_[slot].index = slot ^ 1U; // never looked up in this slot
@@ -74,6 +78,12 @@ public:
     }
     ChildVisitor::visit = &runtime_mapper::visit;
     ChildVisitor::filter = filter_.data();
+  }
+  runtime_mapper(const runtime_mapper&) = delete;
+  runtime_mapper& operator=(const runtime_mapper&) = delete;
+  ~runtime_mapper() {
+    changes_.clear();
+    spare_changes().swap(changes_);
   }
 
   /// The result of mapping `root` (empty: unchanged).
@@ -108,6 +118,7 @@ private:
     const TypeInfo& info = node.type_info();
     entry.index = info.index;
     entry.match = callbacks_.match(node);
+    entry.viewed = entry.match != nullptr && static_cast<bool>(entry.match->mapped);
     entry.for_each_child =
         info.for_each_child != nullptr ? info.for_each_child : &for_each_child_by_fields;
     bool reaches = true;
@@ -244,7 +255,8 @@ private:
       const ObjectRef* fresh = this->remapped(node);
       mapped_ref result = fresh != nullptr ? mapped_ref(*fresh) : mapped_ref();
       if (match != nullptr) {
-        mapped_ref called = call(*match, fresh != nullptr ? **fresh : node, node, region, kept);
+        mapped_ref called =
+            call_matched(type, fresh != nullptr ? **fresh : node, node, region, kept);
         if (!kept) {
           result = std::move(called);
         }
@@ -262,13 +274,22 @@ private:
         }
       }
     }
+    if constexpr (Mode == rewrite_mode::map_post) {
+      // A variable's definition takes the path below: its rebuilt variable must stand for
+      // it at its uses whatever the callback returns.
+      if (type.viewed && (what & (runtime_map_site::descend | runtime_map_site::def)) ==
+                             runtime_map_site::descend) {
+        return map_viewed(node, region, type, *match);
+      }
+    }
     mapped_ref result;
     if ((what & runtime_map_site::descend) != 0) {
       result = map_children(node, region, type);
     }
     if constexpr (Mode == rewrite_mode::map_post) {
       if (match != nullptr) {
-        mapped_ref called = call(*match, result.defined() ? *result : node, node, region, kept);
+        mapped_ref called =
+            call_matched(type, result.defined() ? *result : node, node, region, kept);
         if (!kept) {
           result = std::move(called);
         }
@@ -289,6 +310,124 @@ private:
       return {};
     }
     return rebuild(node, region, base);
+  }
+
+  /// The Mapped view of a node whose children's changes are on changes_ from `base` on:
+  /// nothing is built unless the callback asks for the node (or keeps it).
+  class pending_view final : public runtime::Mapped {
+  public:
+    pending_view(runtime_mapper& mapper, const ObjectRef& original, DefRegionKind region,
+                 std::size_t base) noexcept
+        : Mapped(original, mapper.changes_.size() != base,
+                 mapper.changes_.size() != base ? nullptr : original.get()),
+          mapper_(mapper), region_(region), base_(base) {}
+
+    const ObjectRef& node() const override {
+      if (!changed()) {
+        return original();
+      }
+      if (!built_.defined()) {
+        built_ = mapper_.rebuild(*original(), region_, base_).take();
+        settle(*built_);
+      }
+      return built_;
+    }
+
+    /// Whether the changes are still on the mapper's stack (node() pops them).
+    bool pending() const noexcept { return changed() && !built_.defined(); }
+    /// The node with its mapped children, taken out of the view (empty: none changed).
+    mapped_ref take_node() {
+      static_cast<void>(node());
+      return changed() ? mapped_ref(std::move(built_)) : mapped_ref();
+    }
+
+  private:
+    ObjectRef child(const FieldInfo& wanted, std::size_t index) const override {
+      // Counts the children as visit() did (those not idle at their site) up to the one
+      // asked for, and finds its change, if any, among the pending ones.
+      const Object& node = *original();
+      const auto& changes = mapper_.changes_;
+      std::size_t next = base_;
+      std::uint32_t position = 0;
+      const auto mapped = [&](const Object* child, const FieldInfo& field) -> const mapped_ref* {
+        if (child == nullptr) {
+          return nullptr;
+        }
+        const DefRegionKind inner = child_region(region_, field.def_kind);
+        if (mapper_.lookup(*child).site[static_cast<std::size_t>(inner)] ==
+            runtime_map_site::idle) {
+          return nullptr;
+        }
+        if (next < changes.size() && changes[next].position == position++) {
+          return &changes[next++].result;
+        }
+        return nullptr;
+      };
+      const auto value = [](const Object* child, const mapped_ref* change) {
+        if (change == nullptr) {
+          return ObjectRef::borrow(child);
+        }
+        return is_null_replacement(change->get()) ? ObjectRef() : ObjectRef::borrow(change->get());
+      };
+      for (const FieldInfo& field : node.type_info().fields) {
+        if (field.ignored() || field.kind == FieldKind::value) {
+          continue;
+        }
+        if (field.kind == FieldKind::node) {
+          const Object* child = field.get(node, field);
+          const mapped_ref* change = mapped(child, field);
+          if (&field == &wanted) {
+            return value(child, change);
+          }
+        } else {
+          const std::size_t size = field.size(node, field);
+          for (std::size_t i = 0; i < size; ++i) {
+            const Object* child = field.at(node, field, i);
+            const mapped_ref* change = mapped(child, field);
+            if (&field == &wanted && i == index) {
+              return value(child, change);
+            }
+          }
+        }
+      }
+      return ObjectRef(); // not reached: `wanted` is one of the node's fields
+    }
+
+    runtime_mapper& mapper_;
+    DefRegionKind region_;
+    std::size_t base_;
+    mutable ObjectRef built_;
+  };
+
+  /// A post-order node whose callback takes a Mapped view: its children are mapped, the
+  /// callback reads them, and the node is rebuilt only if the callback keeps it.
+  CTIR_DETAIL_NOINLINE mapped_ref map_viewed(const Object& node, DefRegionKind region,
+                                             const runtime_map_entry& type, const Entry& match) {
+    const std::size_t base = changes_.size();
+    const std::uint32_t saved = position_;
+    position_ = 0;
+    type.for_each_child(node, region, *this);
+    position_ = saved;
+    borrowed_ref<Object> original(&node);
+    pending_view view(*this, original.get(), region, base);
+    bool kept = false;
+    mapped_ref result;
+    try {
+      result = this->take_result(match.mapped(view, region), node, [&kept] {
+        kept = true;
+        return mapped_ref();
+      });
+    } catch (...) {
+      changes_.resize(base);
+      throw;
+    }
+    if (kept) {
+      return view.take_node();
+    }
+    if (view.pending()) {
+      changes_.resize(base);
+    }
+    return result;
   }
 
   /// Rebuilds `node` (clone + set) from the changes from `base` on, and pops them. A
@@ -346,6 +485,31 @@ private:
     });
   }
 
+  /// call() or call_with_view(), as the callback of `type` takes.
+  CTIR_DETAIL_ALWAYS_INLINE mapped_ref call_matched(const runtime_map_entry& type,
+                                                    const Object& shown, const Object& original,
+                                                    DefRegionKind region, bool& kept) {
+    if (type.viewed) [[unlikely]] {
+      return call_with_view(*type.match, shown, original, region, kept);
+    }
+    return call(*type.match, shown, original, region, kept);
+  }
+
+  /// call() for a callback that takes a Mapped view, on a node without children to map (a
+  /// variable, a leaf) or already rebuilt: the view shows it as it stands.
+  CTIR_DETAIL_NOINLINE mapped_ref call_with_view(const Entry& entry, const Object& shown,
+                                                 const Object& original, DefRegionKind region,
+                                                 bool& kept) {
+    borrowed_ref<Object> before(&original);
+    borrowed_ref<Object> after(&shown);
+    built_mapped view(before.get(), after.get());
+    kept = false;
+    return this->take_result(entry.mapped(view, region), original, [&kept] {
+      kept = true;
+      return mapped_ref();
+    });
+  }
+
   /// TypeInfo::for_each_child for a type without one (registered at run time).
   static bool for_each_child_by_fields(const Object& object, DefRegionKind region,
                                        ChildVisitor& visitor) {
@@ -361,11 +525,15 @@ private:
   std::uint32_t position_ = 0;
   std::array<runtime_map_entry, cache_size> entries_{};
   std::array<ChildVisitor::FilterSlot, cache_size> filter_{};
-  /// Changed children waiting for their parent to be rebuilt: few at a time, so they live
-  /// in the mapper (no allocation) until they outgrow it.
-  std::array<std::byte, 4096> arena_buffer_;
-  std::pmr::monotonic_buffer_resource arena_{arena_buffer_.data(), arena_buffer_.size()};
-  std::pmr::vector<change> changes_;
+  /// The capacity of a finished map's stack of changes, kept for the thread's next map: a
+  /// node can have thousands of changed children (a function's statements), and a stack
+  /// that grew once does not allocate again.
+  static std::vector<change>& spare_changes() {
+    thread_local std::vector<change> spare;
+    return spare;
+  }
+  /// Changed children waiting for their parents to be rebuilt.
+  std::vector<change> changes_;
 };
 
 } // namespace ctir::detail::traverse
@@ -375,6 +543,9 @@ namespace ctir::runtime {
 CTIR_INLINE ObjectRef map(const ObjectRef& root, const Callbacks& callbacks, WalkOrder order) {
   using namespace detail::traverse;
   callbacks.expect(Callbacks::Kind::map, "map");
+  if (order == WalkOrder::pre) {
+    callbacks.expect_no_mapped("map");
+  }
   if (!root.defined()) {
     return root;
   }

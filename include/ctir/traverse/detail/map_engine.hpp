@@ -476,15 +476,19 @@ protected:
           }
           return true;
         },
-        [&](const Object&) -> bool { return call_unhandled(shown, region, handler); });
+        [&](const Object&) -> bool { return call_unhandled(shown, original, region, handler); });
   }
 
   template <class Handler>
-  bool call_unhandled(const Object& node, DefRegionKind region, Handler& handler) {
+  bool call_unhandled(const Object& node, const Object& original, DefRegionKind region,
+                      Handler& handler) {
     if constexpr (Mode == rewrite_mode::mutate) {
       region_scope scope{current_region_, current_region_};
       current_region_ = region;
       return set_.call_dynamic(node, region, handler, derived());
+    } else if constexpr (requires { set_.call_dynamic_from(node, original, region, handler); }) {
+      // The runtime layer's: a callback there may take a Mapped view.
+      return set_.call_dynamic_from(node, original, region, handler);
     } else {
       return set_.call_dynamic(node, region, handler);
     }
