@@ -312,6 +312,28 @@ private:
     return rebuild(node, region, base);
   }
 
+  /// Finds the pending changes (from `next` on) of a node's children, met in field order: a
+  /// change's position counts the children that are not idle at their site, as visit()
+  /// does; whether a child is idle depends on its type and site only, so the filter that
+  /// passed over some of them changes nothing.
+  struct change_cursor {
+    runtime_mapper& mapper;
+    DefRegionKind region;
+    std::size_t next;
+    std::uint32_t position = 0;
+
+    /// The change of `child` (in `field`), or null when it did not change.
+    CTIR_DETAIL_ALWAYS_INLINE mapped_ref* operator()(const Object& child, const FieldInfo& field) {
+      const DefRegionKind inner = child_region(region, field.def_kind);
+      auto& changes = mapper.changes_;
+      if (mapper.lookup(child).site[static_cast<std::size_t>(inner)] == runtime_map_site::idle ||
+          next == changes.size() || changes[next].position != position++) {
+        return nullptr;
+      }
+      return &changes[next++].result;
+    }
+  };
+
   /// The Mapped view of a node whose children's changes are on changes_ from `base` on:
   /// nothing is built unless the callback asks for the node (or keeps it).
   class pending_view final : public runtime::Mapped {
@@ -343,25 +365,11 @@ private:
 
   private:
     ObjectRef child(const FieldInfo& wanted, std::size_t index) const override {
-      // Counts the children as visit() did (those not idle at their site) up to the one
-      // asked for, and finds its change, if any, among the pending ones.
+      // Follows the children up to the one asked for, and finds its change, if any.
       const Object& node = *original();
-      const auto& changes = mapper_.changes_;
-      std::size_t next = base_;
-      std::uint32_t position = 0;
+      change_cursor cursor{mapper_, region_, base_};
       const auto mapped = [&](const Object* child, const FieldInfo& field) -> const mapped_ref* {
-        if (child == nullptr) {
-          return nullptr;
-        }
-        const DefRegionKind inner = child_region(region_, field.def_kind);
-        if (mapper_.lookup(*child).site[static_cast<std::size_t>(inner)] ==
-            runtime_map_site::idle) {
-          return nullptr;
-        }
-        if (next < changes.size() && changes[next].position == position++) {
-          return &changes[next++].result;
-        }
-        return nullptr;
+        return child != nullptr ? cursor(*child, field) : nullptr;
       };
       const auto value = [](const Object* child, const mapped_ref* change) {
         if (change == nullptr) {
@@ -430,23 +438,11 @@ private:
     return result;
   }
 
-  /// Rebuilds `node` (clone + set) from the changes from `base` on, and pops them. A
-  /// change's position counts the children that are not idle at their site, as visit()
-  /// does; whether a child is idle depends on its type and site only, so the filter that
-  /// passed over some of them changes nothing.
+  /// Rebuilds `node` (clone + set) from the changes from `base` on, and pops them.
   CTIR_DETAIL_NOINLINE mapped_ref rebuild(const Object& node, DefRegionKind region,
                                           std::size_t base) {
-    std::size_t next = base;
-    std::uint32_t position = 0;
-    Owned<Object> copy = rewrite_state::rebuild_dynamic_inline(
-        node, [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
-          const DefRegionKind inner = child_region(region, field.def_kind);
-          if (lookup(child).site[static_cast<std::size_t>(inner)] == runtime_map_site::idle ||
-              next == changes_.size() || changes_[next].position != position++) {
-            return nullptr;
-          }
-          return &changes_[next++].result;
-        });
+    Owned<Object> copy =
+        rewrite_state::rebuild_dynamic_inline(node, change_cursor{*this, region, base});
     changes_.resize(base);
     if (copy.get() == nullptr) {
       return {};
