@@ -10,6 +10,7 @@ from ._ctir import (
     InstrumentError,
     Interrupt,
     IRModule,
+    Mapped,
     Node,
     NodeError,
     ParseError,
@@ -19,6 +20,7 @@ from ._ctir import (
     assert_structural_equal,
     format_tree,
     map,
+    mapped,
     parse,
     parse_file,
     skip,
@@ -43,8 +45,8 @@ IRModule.__iter__ = _iter_module
 
 __all__ = [
     "ConfigError", "Error", "EvalError", "ForKind", "InstrumentError", "Interrupt", "IRModule",
-    "Node", "NodeError", "NodeType", "ParseError", "PassError", "PipelineError",
+    "Mapped", "Node", "NodeError", "NodeType", "ParseError", "PassError", "PipelineError",
     "StructuralEqualError", "assert_structural_equal", "eval", "format_tree", "instrument",
-    "interrupt", "map", "parse", "parse_file", "register_node", "skip", "structural_equal",
-    "structural_hash", "tensor", "transform", "walk",
+    "interrupt", "map", "mapped", "parse", "parse_file", "register_node", "skip",
+    "structural_equal", "structural_hash", "tensor", "transform", "walk",
 ]

@@ -4,6 +4,7 @@
 
 #include <ctir/runtime/callbacks.hpp>
 #include <ctir/runtime/map.hpp>
+#include <ctir/runtime/mapped.hpp>
 #include <ctir/runtime/structural_equal.hpp>
 #include <ctir/runtime/structural_hash.hpp>
 #include <ctir/runtime/walk.hpp>
@@ -32,6 +33,24 @@ WalkOrder order_of(const std::string& order) {
   throw py::value_error("order must be 'pre' or 'post', not '" + order + "'");
 }
 
+/// `ctir.mapped(fn)`: a map callback that takes a `ctir.Mapped` view instead of its node.
+struct MappedCallback {
+  py::object fn;
+};
+
+/// `ctir.Mapped`: the runtime::Mapped view a `ctir.mapped` callback receives, valid during
+/// its call only (the view and the children it shows live on the map's stack).
+struct MappedView {
+  const runtime::Mapped* view = nullptr;
+
+  const runtime::Mapped& get() const {
+    if (view == nullptr) {
+      throw Error("ctir.Mapped: a view is valid only during the call of its callback");
+    }
+    return *view;
+  }
+};
+
 /// `ctir.skip`, kept for the life of the process (the module is never unloaded).
 py::handle skip_sentinel;
 
@@ -43,7 +62,8 @@ void for_each_callback(const py::dict& callbacks, Add add) {
     const py::object type_key = py::isinstance<py::str>(key)
                                     ? py::reinterpret_borrow<py::object>(key)
                                     : py::getattr(key, "type_key", py::none());
-    if (!py::isinstance<py::str>(type_key) || !PyCallable_Check(fn.ptr())) {
+    if (!py::isinstance<py::str>(type_key) ||
+        !(PyCallable_Check(fn.ptr()) || py::isinstance<MappedCallback>(fn))) {
       throw py::type_error("callbacks map type keys ('ir.Var', ...) to callables");
     }
     add(py::cast<std::string>(type_key), py::reinterpret_borrow<py::object>(fn));
@@ -72,6 +92,10 @@ py::object walk(py::handle root, const py::dict& callbacks, const std::string& o
   runtime::Callbacks cbs;
   add_opaque_types(cbs, not_into);
   for_each_callback(callbacks, [&](const std::string& key, py::object fn) {
+    if (py::isinstance<MappedCallback>(fn)) {
+      throw py::type_error("the callback for '" + key +
+                           "' is a ctir.mapped(...) map callback; a walk callback takes the node");
+    }
     cbs.on(key, [fn = std::move(fn)](const ObjectRef& node) -> runtime::WalkResult {
       py::object result = fn(wrap_node(node));
       if (result.is_none()) {
@@ -99,6 +123,24 @@ py::object map(py::handle root, const py::dict& callbacks, const std::string& or
   runtime::Callbacks cbs;
   add_opaque_types(cbs, not_into);
   for_each_callback(callbacks, [&](const std::string& key, py::object fn) {
+    if (py::isinstance<MappedCallback>(fn)) {
+      cbs.on(key,
+             [fn = fn.cast<const MappedCallback&>().fn](
+                 const runtime::Mapped& view) -> MapResult<Object> {
+               py::object handle = py::cast(MappedView{&view});
+               // The view dies with this call, whatever the callback kept of it.
+               struct Expire {
+                 py::object& handle;
+                 ~Expire() { handle.cast<MappedView&>().view = nullptr; }
+               } expire{handle};
+               py::object result = fn(handle);
+               if (result.is_none()) {
+                 return unchanged;
+               }
+               return MapResult<Object>(unwrap_node(result));
+             });
+      return;
+    }
     cbs.on(key, [fn = std::move(fn)](const ObjectRef& node) -> MapResult<Object> {
       py::object result = fn(wrap_node(node));
       if (result.is_none()) {
@@ -154,6 +196,46 @@ void bind_structural(py::module_& m) {
         }
       },
       py::arg("lhs"), py::arg("rhs"), py::arg("map_free_vars") = false);
+  py::class_<MappedCallback>(m, "MappedCallback",
+                             "A map callback that takes a ctir.Mapped view (ctir.mapped(fn)).")
+      .def_readonly("fn", &MappedCallback::fn);
+  m.def(
+      "mapped",
+      [](py::object fn) {
+        if (!PyCallable_Check(fn.ptr())) {
+          throw py::type_error("ctir.mapped takes a callable");
+        }
+        return MappedCallback{std::move(fn)};
+      },
+      py::arg("fn"),
+      "Marks a post-order map callback that takes a ctir.Mapped view: the node's mapped "
+      "children before the node is built.");
+  py::class_<MappedView>(m, "Mapped",
+                         "A node whose children are mapped, before it is built (valid during "
+                         "the callback's call only).")
+      .def_property_readonly(
+          "original", [](const MappedView& self) { return wrap_node(self.get().original()); })
+      .def_property_readonly("changed", [](const MappedView& self) { return self.get().changed(); })
+      .def(
+          "get",
+          [](const MappedView& self, const std::string& field) {
+            return wrap_node(self.get().get(field));
+          },
+          py::arg("field"), "The mapped value of a node field.")
+      .def(
+          "get",
+          [](const MappedView& self, const std::string& field, std::size_t index) {
+            return wrap_node(self.get().get(field, index));
+          },
+          py::arg("field"), py::arg("index"),
+          "The mapped value of element `index` of a node-array field.")
+      .def(
+          "size",
+          [](const MappedView& self, const std::string& field) { return self.get().size(field); },
+          py::arg("field"))
+      .def(
+          "node", [](const MappedView& self) { return wrap_node(self.get().node()); },
+          "The node with its mapped children (built once, only if one changed).");
   m.def("walk", &walk, py::arg("node"), py::arg("callbacks"), py::arg("order") = "post",
         py::arg("not_into") = py::tuple());
   m.def("map", &map, py::arg("node"), py::arg("callbacks"), py::arg("order") = "post",

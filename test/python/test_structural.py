@@ -141,3 +141,80 @@ def test_not_into_rejects_what_is_not_a_type():
         ctir.walk(func, {"ir.Var": lambda v: None}, not_into=[1])
     with pytest.raises(ctir.Error, match="ir.NoSuchType"):
         ctir.walk(func, {"ir.Var": lambda v: None}, not_into=["ir.NoSuchType"])
+
+
+FOLD = """\
+prim @fold[%n](%A: Tensor[(%n), float32], %B: Tensor[(%n), float32]) {
+  for %i in range(0, %n) {
+    %B[%i] = (%A[%i] + 0f) * (%A[%i] + 0f + 0f) + 0f;
+  }
+}
+"""
+
+FOLDED = """\
+prim @fold[%n](%A: Tensor[(%n), float32], %B: Tensor[(%n), float32]) {
+  for %i in range(0, %n) {
+    %B[%i] = %A[%i] * %A[%i];
+  }
+}
+"""
+
+
+def _is_zero(node):
+    return node.type_key == "ir.FloatImm" and node.value == 0.0
+
+
+def test_a_mapped_callback_reads_the_mapped_children_before_its_node_is_built():
+    func = ctir.parse(FOLD)["fold"]
+    seen = []
+
+    def fold(add):
+        seen.append((add.changed, add.original.type_key))
+        if _is_zero(add.get("b")):
+            return add.get("a")
+        return None
+
+    folded = ctir.map(func, {"ir.Add": ctir.mapped(fold)})
+    assert ctir.structural_equal(folded, ctir.parse(FOLDED)["fold"], map_free_vars=True)
+    assert (True, "ir.Add") in seen  # (A[i] + 0f) + 0f: its child was folded first
+    by_node = ctir.map(func, {"ir.Add": lambda a: a.a if _is_zero(a.b) else None})
+    assert ctir.structural_equal(by_node, folded)
+    assert "0f" in str(func)  # the input is never modified
+
+
+def test_a_mapped_view_builds_its_node_and_reads_arrays():
+    func = ctir.parse(FOLD)["fold"]
+    built = []
+
+    def keep(store):
+        assert store.size("indices") == 1
+        assert store.get("indices", 0).type_key == "ir.Var"
+        built.append(store.node())
+        return None
+
+    folded = ctir.map(func, {"ir.Add": ctir.mapped(lambda a: a.get("a") if _is_zero(a.get("b"))
+                                                   else None),
+                             "ir.TensorStore": ctir.mapped(keep)})
+    assert len(built) == 1
+    assert built[0].same_as(folded.body.seq[0].body.seq[0])
+
+
+def test_a_mapped_view_is_valid_during_its_call_only_and_names_missing_fields():
+    func = ctir.parse(FOLD)["fold"]
+    kept = []
+
+    def remember(add):
+        kept.append(add)
+        with pytest.raises(ctir.Error, match="'ir.Add' has no node field 'c'"):
+            add.get("c")
+        return None
+
+    ctir.map(func, {"ir.Add": ctir.mapped(remember)})
+    with pytest.raises(ctir.Error, match="valid only during the call"):
+        kept[0].get("a")
+    with pytest.raises(TypeError, match="a walk callback takes the node"):
+        ctir.walk(func, {"ir.Add": ctir.mapped(lambda a: None)})
+    with pytest.raises(ctir.Error, match="only a post-order map has"):
+        ctir.map(func, {"ir.Add": ctir.mapped(lambda a: None)}, order="pre")
+    with pytest.raises(TypeError, match="takes a callable"):
+        ctir.mapped(3)
