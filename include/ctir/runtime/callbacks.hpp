@@ -414,13 +414,11 @@ struct runtime_set {
       handler(entry->walk(ref.get(), region));
     } else if constexpr (Op == runtime_op::map) {
       if (entry->mapped) {
-        // The explicit-stack path has rebuilt the node already; without the original at
-        // hand the view shows the node as both.
-        built_mapped view(ref.get(), ref.get());
-        handler(entry->mapped(view, region));
-      } else {
-        handler(entry->map(ref.get(), region));
+        // Without the original at hand, the node is shown as both (the map engine calls
+        // call_dynamic_from, which has it).
+        return call_dynamic_from(node, node, region, handler);
       }
+      handler(entry->map(ref.get(), region));
     } else if constexpr (Op == runtime_op::visit) {
       handler(entry->visit(lead..., ref.get(), region));
     } else {
