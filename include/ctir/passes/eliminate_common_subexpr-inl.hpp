@@ -3,10 +3,10 @@
 
 #include <ctir/passes/eliminate_common_subexpr.hpp>
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/hooks/value_traits.hpp>
 #include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/passes/detail/graph_utils.hpp>
-#include <ctir/text/detail/print_map.hpp>
 #include <ctir/traverse/map.hpp>
 #include <ctir/traverse/structural_equal.hpp>
 #include <ctir/traverse/structural_hash.hpp>
@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,7 +55,7 @@ public:
           use = add_block(block, false);
         }
         if (node.is<LetNode>() && i == 1) {
-          let_body_.emplace(node.get(), use);
+          *let_body_.try_emplace(node.get()).first = use;
         }
         if (!kids[i].defined() || !is_composite(kids[i])) {
           continue;
@@ -93,7 +92,7 @@ private:
 
   std::vector<Block> blocks_;
   ctir::detail::PointerMap<std::size_t> block_of_;
-  std::unordered_map<const Object*, std::size_t> let_body_;
+  ctir::detail::PointerMap<std::size_t> let_body_;
 
   std::size_t add_block(std::size_t parent, bool closure) {
     const Block& outer = blocks_[parent];
@@ -144,7 +143,7 @@ public:
   explicit CommonSubexprEliminator(const Function& f) : blocks_(f) {
     walk(f, [this](const Let& let) {
       if (let->value.defined()) {
-        value_vars_.emplace(let->value.get(), LetValue{let->var, blocks_.let_body(let.get())});
+        value_vars_.insert(let->value.get(), LetValue{let->var, blocks_.let_body(let.get())});
       }
     });
   }
@@ -155,8 +154,8 @@ public:
     return map(f, not_into<Type>(callbacks(
                       with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
                         if (kind == DefRegionKind::none) {
-                          if (auto it = aliases_.find(var.get()); it != aliases_.end()) {
-                            return it->second;
+                          if (const Expr* alias = aliases_.find(var.get())) {
+                            return *alias;
                           }
                         }
                         return var;
@@ -203,14 +202,14 @@ private:
 
   CseBlocks blocks_;
   /// The values of the function's lets (input nodes) and the lets' variables.
-  std::unordered_multimap<const Object*, LetValue> value_vars_;
+  ctir::detail::PointerMultiMap<LetValue> value_vars_;
   /// Available computations in the order they were met; `previous` chains the entries
   /// of one hash, newest first, from `newest_` (one flat vector, no vector per hash).
   std::vector<Available> available_;
-  std::unordered_map<std::uint64_t, std::size_t> newest_;
+  ctir::detail::structural::FlatMap<std::uint64_t, std::size_t> newest_;
   /// Let variables dropped because their value was computed already, to the variable
   /// that holds it.
-  std::unordered_map<const VarNode*, Expr> aliases_;
+  ctir::detail::PointerMap<Expr> aliases_;
   /// Structural hashes of rewritten nodes (kept alive), computed from their operands'.
   ctir::detail::PointerMap<std::pair<ObjectRef, std::uint64_t>> hashes_;
 
@@ -219,8 +218,8 @@ private:
   Expr share(const ExprNode& original, const Expr& rebuilt) {
     const std::size_t block = blocks_.block_of(&original);
     const std::uint64_t hash = hash_of(rebuilt);
-    if (auto it = newest_.find(hash); it != newest_.end()) {
-      for (std::size_t k = it->second; k != no_entry; k = available_[k].previous) {
+    if (const std::size_t* newest = newest_.find(table_key(hash))) {
+      for (std::size_t k = *newest; k != no_entry; k = available_[k].previous) {
         const Available& entry = available_[k];
         // A node computed in an enclosing function is computed again in each call of
         // this closure; a variable is captured.
@@ -236,11 +235,19 @@ private:
     return rebuilt;
   }
 
+  /// The key of `hash` in newest_, where 0 marks an empty slot: a hash of 0 shares the key
+  /// of 1 (entries are confirmed with same_computation).
+  static std::uint64_t table_key(std::uint64_t hash) noexcept { return hash == 0 ? 1 : hash; }
+
   /// Makes `entry` the newest available computation of its hash.
   void make_available(Available entry, std::uint64_t hash) {
-    auto [it, first] = newest_.try_emplace(hash, available_.size());
-    entry.previous = first ? no_entry : it->second;
-    it->second = available_.size();
+    if (std::size_t* newest = newest_.find(table_key(hash))) {
+      entry.previous = *newest;
+      *newest = available_.size();
+    } else {
+      entry.previous = no_entry;
+      newest_.insert_new(table_key(hash), available_.size());
+    }
     available_.push_back(std::move(entry));
   }
 
@@ -248,15 +255,13 @@ private:
   /// let's variable becomes an alias of the variable the value became, or stands for the
   /// computation in the let's body.
   Expr settle(const ExprNode& original, Expr out) {
-    const auto [first, last] = value_vars_.equal_range(&original);
-    for (auto it = first; it != last; ++it) {
-      const LetValue& let = it->second;
+    value_vars_.for_each(&original, [&](const LetValue& let) {
       if (is_candidate(original) && out.is<VarNode>()) {
-        aliases_.emplace(let.var.get(), out);
+        aliases_.try_emplace(let.var.get(), out);
       } else if (is_candidate(*out)) {
         make_available({out, let.var, let.body, true}, hash_of(out));
       }
-    }
+    });
     return out;
   }
 

@@ -3,6 +3,7 @@
 
 #include <ctir/passes/fold_constant.hpp>
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/error.hpp>
 #include <ctir/eval/interpreter.hpp>
 #include <ctir/eval/kernels.hpp>
@@ -14,7 +15,6 @@
 
 #include <cstddef>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -62,9 +62,9 @@ public:
   Function run(const Function& f) {
     walk(f, [this](const Let& let) {
       if (is_constant_operand(let->value)) {
-        constants_.emplace(let->var.get(), let->value);
+        constants_.try_emplace(let->var.get(), let->value);
       } else if (let->value.defined()) {
-        value_vars_.emplace(let->value.get(), let->var.get());
+        value_vars_.insert(let->value.get(), let->var.get());
       }
     });
     // Types are not entered: no let-bound variable is used in one, and a typed closure's
@@ -72,8 +72,8 @@ public:
     return map(f, not_into<Type>(callbacks(
                       with_def_region_kind([this](const Var& var, DefRegionKind kind) -> Expr {
                         if (kind == DefRegionKind::none) {
-                          if (auto it = constants_.find(var.get()); it != constants_.end()) {
-                            return settle(var.get(), it->second);
+                          if (const Expr* constant = constants_.find(var.get())) {
+                            return settle(var.get(), *constant);
                           }
                         }
                         return settle(var.get(), var);
@@ -108,25 +108,24 @@ public:
 private:
   eval::Interpreter interpreter_;
   /// Let-bound variables whose value is a constant, and the constant.
-  std::unordered_map<const VarNode*, Expr> constants_;
+  ctir::detail::PointerMap<Expr> constants_;
   /// Let-bound variables whose value is a tuple expression, and the tuple.
-  std::unordered_map<const VarNode*, Tuple> tuples_;
+  ctir::detail::PointerMap<Tuple> tuples_;
   /// Every constant made here (see fold_call).
   std::vector<Constant> folded_;
   /// The values of the function's lets (input nodes) and the variables bound to them.
-  std::unordered_multimap<const Object*, const VarNode*> value_vars_;
+  ctir::detail::PointerMultiMap<const VarNode*> value_vars_;
 
   /// `out`, the result of input node `original`; when that node is a let's value, the
   /// let's variable now stands for a constant or a tuple expression it folded to.
   Expr settle(const Object* original, Expr out) {
-    const auto [first, last] = value_vars_.equal_range(original);
-    for (auto it = first; it != last; ++it) {
+    value_vars_.for_each(original, [&](const VarNode* var) {
       if (is_constant_operand(out)) {
-        constants_.emplace(it->second, out);
+        constants_.try_emplace(var, out);
       } else if (out.is<TupleNode>()) {
-        tuples_.emplace(it->second, downcast<TupleNode>(out));
+        tuples_.try_emplace(var, downcast<TupleNode>(out));
       }
-    }
+    });
     return out;
   }
 
@@ -134,8 +133,8 @@ private:
     const TupleNode* tuple = item.tuple.as<TupleNode>();
     bool direct = tuple != nullptr;
     if (const auto* var = item.tuple.as<VarNode>()) {
-      if (auto it = tuples_.find(var); it != tuples_.end()) {
-        tuple = it->second.get();
+      if (const Tuple* bound = tuples_.find(var)) {
+        tuple = bound->get();
       }
     }
     if (tuple == nullptr || item.index < 0 ||

@@ -3,6 +3,7 @@
 
 #include <ctir/passes/simplify_expr.hpp>
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/error.hpp>
 #include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/ir/op_registry.hpp>
@@ -15,7 +16,6 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -83,11 +83,11 @@ private:
   const IRModule& module_;
   std::optional<GraphTypeInference> inference_;
   /// Types of the nodes this pass built or rebuilt.
-  std::unordered_map<const Object*, Type> types_;
+  ctir::detail::PointerMap<Type> types_;
 
   Type type_of(const Expr& e) const {
-    if (auto it = types_.find(e.get()); it != types_.end()) {
-      return it->second;
+    if (const Type* known = types_.find(e.get())) {
+      return *known;
     }
     if (const auto* var = e.as<VarNode>()) {
       return var->ty;
@@ -116,7 +116,8 @@ private:
           }
         }
         try {
-          types_[e.get()] = OpRegistry::global().get(op->name).infer_type(args, call->attrs);
+          *types_.try_emplace(e.get()).first =
+              OpRegistry::global().get(op->name).infer_type(args, call->attrs);
         } catch (const Error&) {
           // Ill-typed: left for InferType to report; the rules needing a type skip it.
         }

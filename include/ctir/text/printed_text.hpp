@@ -1,10 +1,10 @@
 // The text a printer produced, with the ranges at which each node was printed.
 #pragma once
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/linkage.hpp>
 #include <ctir/core/node.hpp>
 #include <ctir/core/ref.hpp>
-#include <ctir/text/detail/print_map.hpp>
 #include <ctir/traverse/access_path.hpp>
 
 #include <cstddef>

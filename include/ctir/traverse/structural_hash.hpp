@@ -259,9 +259,9 @@ private:
   WorkStack<HashEntry> work_;
   WorkStack<HashFrame, 8> frames_;
   FlatMap<const Object*, std::uint64_t> tokens_;
-  FlatMap<const Object*, SubtreeHash> memo_;
+  FlatMap<const Object*, SubtreeHash, SlotOrder::by_address> memo_;
   /// Shared graph-level nodes met so far, with their ordinals.
-  FlatMap<const Object*, std::uint64_t> graphs_;
+  FlatMap<const Object*, std::uint64_t, SlotOrder::by_address> graphs_;
   std::uint64_t graphs_met_ = 0;
 };
 

@@ -103,7 +103,7 @@ CTIR_INLINE void GraphTypeInference::define_let_var(const LetNode& let) {
   }
   auto var = clone_object(*let.var);
   var->ty = value_type;
-  renamed_[let.var.get()] = std::move(var).publish();
+  *renamed_.try_emplace(let.var.get()).first = std::move(var).publish();
 }
 
 CTIR_INLINE const GraphTypeInference::Result& GraphTypeInference::result_of(const Expr& e) const {
@@ -126,8 +126,8 @@ CTIR_INLINE const Expr& GraphTypeInference::updated(const Expr& kid) const {
 
 CTIR_INLINE GraphTypeInference::Result GraphTypeInference::finish(const Expr& e) {
   if (const auto* var = e.as<VarNode>()) {
-    if (auto it = renamed_.find(var); it != renamed_.end()) {
-      return {it->second, it->second->ty};
+    if (const Var* renamed = renamed_.find(var)) {
+      return {*renamed, (*renamed)->ty};
     }
     if (!var->ty.defined()) {
       type_error(e, "variable %" + var->name + " has no type (is it defined?)");
@@ -191,14 +191,14 @@ CTIR_INLINE GraphTypeInference::Result GraphTypeInference::finish(const Expr& e)
   }
   if (const auto* let = e.as<LetNode>()) {
     const Type& body_type = value_type(let->body, e, "the body");
-    auto renamed = renamed_.find(let->var.get());
-    const bool changed = renamed != renamed_.end() || !updated(let->value).same_as(let->value) ||
+    const Var* renamed = renamed_.find(let->var.get());
+    const bool changed = renamed != nullptr || !updated(let->value).same_as(let->value) ||
                          !updated(let->body).same_as(let->body);
     Expr out = e;
     if (changed) {
       auto copy = clone_object(*let);
-      if (renamed != renamed_.end()) {
-        copy->var = renamed->second;
+      if (renamed != nullptr) {
+        copy->var = *renamed;
       }
       copy->value = updated(let->value);
       copy->body = updated(let->body);

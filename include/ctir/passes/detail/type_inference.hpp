@@ -1,11 +1,11 @@
 // The type inference of graph-level functions that InferType runs and other passes reuse.
 #pragma once
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/linkage.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/type.hpp>
-#include <ctir/text/detail/print_map.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -59,7 +59,7 @@ private:
   ctir::detail::PointerMap<Result> done_;
   ctir::detail::PointerMap<Type> types_;
   /// Let-bound variables that received a type: the old variable to the new one.
-  std::unordered_map<const Object*, Var> renamed_;
+  ctir::detail::PointerMap<Var> renamed_;
 
   Result infer(const Expr& root);
 

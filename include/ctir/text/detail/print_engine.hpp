@@ -2,6 +2,7 @@
 // definitions use it); its steps are defined by job in print_engine_*-inl.hpp.
 #pragma once
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/tensor/expr.hpp>
@@ -10,7 +11,6 @@
 #include <ctir/ir/type.hpp>
 #include <ctir/ir/var.hpp>
 #include <ctir/text/detail/print_graph.hpp>
-#include <ctir/text/detail/print_map.hpp>
 #include <ctir/text/detail/print_names.hpp>
 #include <ctir/text/printed_text.hpp>
 

@@ -1,10 +1,10 @@
 // Where the printer binds graph-level temporaries: use counts, scopes and binding order.
 #pragma once
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/linkage.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/tensor/expr.hpp>
-#include <ctir/text/detail/print_map.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,9 +1,9 @@
 // The names the printer gives variables: the IR's name hints, made unique per function.
 #pragma once
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/linkage.hpp>
 #include <ctir/ir/var.hpp>
-#include <ctir/text/detail/print_map.hpp>
 
 #include <cstddef>
 #include <cstdint>

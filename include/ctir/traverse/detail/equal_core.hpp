@@ -198,8 +198,8 @@ private:
   WorkStack<EqualFrame, Track ? 64 : 1> frames_;
   FlatMap<const Object*, const Object*> var_lhs_;
   FlatMap<const Object*, const Object*> var_rhs_;
-  FlatMap<const Object*, const Object*> graph_lhs_;
-  FlatMap<const Object*, const Object*> graph_rhs_;
+  FlatMap<const Object*, const Object*, SlotOrder::by_address> graph_lhs_;
+  FlatMap<const Object*, const Object*, SlotOrder::by_address> graph_rhs_;
   FlatMap<NodePair, bool> proven_;
   StructuralMismatch mismatch_;
 };

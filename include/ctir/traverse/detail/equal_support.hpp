@@ -1,6 +1,7 @@
 // Internals shared by structural equality and hashing: flat pointer maps, node classes, dispatch.
 #pragma once
 
+#include <ctir/core/detail/address_hash.hpp>
 #include <ctir/core/inline.hpp>
 #include <ctir/core/node.hpp>
 #include <ctir/core/object.hpp>
@@ -366,16 +367,23 @@ inline std::uint64_t mix64(std::uint64_t x) noexcept {
 }
 
 // Identity keys only need their bits spread over the table (a Fibonacci multiply; the
-// table takes the high bits), not a full avalanche.
+// table takes the high bits), not a full avalanche; nor does a key that is a hash already.
 inline std::uint64_t key_hash(const Object* key) noexcept {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key)) * 0x9E3779B97F4A7C15ULL;
 }
+inline std::uint64_t key_hash(std::uint64_t key) noexcept { return key * 0x9E3779B97F4A7C15ULL; }
 inline std::uint64_t key_hash(const NodePair& key) noexcept {
   return (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key.a)) *
               0x9E3779B97F4A7C15ULL ^
           static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key.b))) *
          0xC2B2AE3D27D4EB4FULL;
 }
+
+/// Where a FlatMap keyed by node address puts a key: scattered by a multiply (the fewest
+/// instructions: the variables' tables, looked up at every use of a variable), or in
+/// address order (address_slot: the tables of shared graph-level nodes, which grow to a
+/// million entries on the graphs passes rewrite, where a scattered lookup is a cache miss).
+enum class SlotOrder { scattered, by_address };
 
 /// An open-addressing hash map keyed by node identity; a value-initialized key marks an
 /// empty slot (and is never looked up). Used only for variables and shared nodes, so it
@@ -384,7 +392,7 @@ inline std::uint64_t key_hash(const NodePair& key) noexcept {
 /// A lookup is on the path of every variable use, so it is kept to a multiply, a shift
 /// and a probe: an empty map points at a shared table of empty slots instead of testing
 /// its size, and the mask is stored rather than derived from the capacity.
-template <class Key, class Value>
+template <class Key, class Value, SlotOrder Order = SlotOrder::scattered>
 class FlatMap {
 public:
   FlatMap() noexcept = default;
@@ -445,7 +453,11 @@ private:
   }
 
   std::size_t start(const Key& key) const noexcept {
-    return static_cast<std::size_t>(key_hash(key) >> shift_);
+    if constexpr (Order == SlotOrder::by_address) {
+      return address_slot(key, mask_);
+    } else {
+      return static_cast<std::size_t>(key_hash(key) >> shift_);
+    }
   }
 
   void place(const Key& key, const Value& value) noexcept {
@@ -508,7 +520,7 @@ public:
   }
 
 private:
-  FlatMap<const Object*, bool> seen_;
+  FlatMap<const Object*, bool, SlotOrder::by_address> seen_;
 };
 
 template <class T>

@@ -213,7 +213,7 @@ protected:
   std::vector<rewrite_item> work_;
   std::vector<mapped_ref> results_;
   /// Shared nodes already mapped, with their results.
-  structural::FlatMap<const Object*, shared_result> shared_;
+  structural::FlatMap<const Object*, shared_result, structural::SlotOrder::by_address> shared_;
 };
 
 // The field-table steps, for a table of hooks: dynamic_hooks (function pointers: one copy for

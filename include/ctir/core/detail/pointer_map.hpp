@@ -1,5 +1,7 @@
-// A flat hash map keyed by node address: the printer's per-node tables.
+// A flat hash map keyed by node address: the per-node tables of the printer and the passes.
 #pragma once
+
+#include <ctir/core/detail/address_hash.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +68,15 @@ public:
     return {&slot.value, true};
   }
 
+  /// Inserts `value` for `key` if absent (a present key keeps its value); and whether it did.
+  std::pair<V*, bool> try_emplace(const void* key, V value) {
+    auto [slot, inserted] = try_emplace(key);
+    if (inserted) {
+      *slot = std::move(value);
+    }
+    return {slot, inserted};
+  }
+
   /// Calls f(key, value) for every entry, in no particular order.
   template <class F>
   void for_each(F&& f) {
@@ -83,18 +94,9 @@ private:
     V value{};
   };
 
-  static std::size_t hash(const void* key) noexcept {
-    // Addresses share their low bits (alignment) and high bits (the heap): mix them all.
-    auto x = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key));
-    x ^= x >> 33U;
-    x *= 0xFF51AFD7ED558CCDULL;
-    x ^= x >> 33U;
-    return static_cast<std::size_t>(x);
-  }
-
   Slot& probe(const void* key) noexcept {
     const std::size_t mask = slots_.size() - 1;
-    std::size_t i = hash(key) & mask;
+    std::size_t i = address_slot(key, mask);
     while (slots_[i].key != nullptr && slots_[i].key != key) {
       i = (i + 1) & mask;
     }
@@ -118,6 +120,47 @@ private:
 
   std::vector<Slot> slots_;
   std::size_t size_ = 0;
+};
+
+/// A PointerMap that keeps several values per address, in one flat array: the lets that
+/// bind one shared value, say. The values of a key are visited in insertion order.
+template <class V>
+class PointerMultiMap {
+public:
+  void insert(const void* key, V value) {
+    entries_.push_back({std::move(value), none});
+    const std::size_t added = entries_.size() - 1;
+    auto [ends, first] = chains_.try_emplace(key);
+    if (first) {
+      ends->first = added;
+    } else {
+      entries_[ends->last].next = added;
+    }
+    ends->last = added;
+  }
+
+  /// Calls f(value) for every value stored for `key`, in insertion order.
+  template <class F>
+  void for_each(const void* key, F&& f) const {
+    const Chain* chain = chains_.find(key);
+    for (std::size_t k = chain == nullptr ? none : chain->first; k != none; k = entries_[k].next) {
+      f(entries_[k].value);
+    }
+  }
+
+private:
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+  struct Entry {
+    V value;
+    std::size_t next;
+  };
+  /// The first and last entry of a key's values.
+  struct Chain {
+    std::size_t first = none;
+    std::size_t last = none;
+  };
+  PointerMap<Chain> chains_;
+  std::vector<Entry> entries_;
 };
 
 } // namespace ctir::detail
