@@ -40,8 +40,6 @@ public:
   }
 
   bool live(const Var& var) const { return live_.contains(var.get()); }
-  /// Whether the function has a let at all (otherwise there is nothing to remove).
-  bool has_lets() const { return has_lets_; }
 
 private:
   ctir::detail::PointerMap<bool> live_;
@@ -52,7 +50,6 @@ private:
   ctir::detail::PointerMap<bool> reached_;
   std::vector<Expr> expr_roots_;
   std::vector<Type> type_roots_;
-  bool has_lets_ = false;
 
   bool first_reach(const Object& node) {
     return node.use_count() <= 1 || reached_.try_emplace(&node).second;
@@ -66,7 +63,6 @@ private:
                if (!first_reach(*let)) {
                  return skip;
                }
-               has_lets_ = true;
                // The value waits for the variable's first use; the body is reached now. A
                // type of the variable may use variables too.
                if (live_.contains(let->var.get())) {
@@ -95,10 +91,14 @@ private:
 } // namespace detail
 
 CTIR_INLINE Function eliminate_dead_code(const Function& f) {
-  const detail::LiveLets live(f);
-  if (!live.has_lets()) {
+  // Many graph-level functions bind no variable (dataflow names are not lets): then there
+  // is nothing to remove, and a walk that stops at the first let says so.
+  const bool has_let =
+      walk(f, [](const Let&) -> WalkResult<bool> { return interrupt(true); }).has_value();
+  if (!has_let) {
     return f;
   }
+  const detail::LiveLets live(f);
   return map(f,
              [&](const Let& let) -> Expr { return live.live(let->var) ? Expr(let) : let->body; });
 }
