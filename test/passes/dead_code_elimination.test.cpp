@@ -70,8 +70,11 @@ TEST_CASE("DeadCodeElimination is registered by name with opt_level 1") {
 TEST_CASE("DeadCodeElimination drops exactly the lets whose cleaned body does not mention them") {
   std::size_t functions = 0;
   for (const IRModule& mod : well_typed_generated_modules(40)) {
-    for (const auto& [global, f] : mod.functions_of<FunctionNode>()) {
-      CAPTURE(global->name);
+    for (const auto& function : mod.functions_of<FunctionNode>()) {
+      // Not a structured binding: clang 14 cannot capture one in CAPTURE's lambda.
+      const std::string& name = function.first->name;
+      const Function& f = function.second;
+      CAPTURE(name);
       CHECK_NOTHROW(
           assert_structural_equal(passes::eliminate_dead_code(f), drop_unmentioned_lets(f)));
       ++functions;
