@@ -70,7 +70,8 @@ private:
                } else if (let->value.defined()) {
                  waiting_.try_emplace(let->var.get(), let->value);
                }
-               if (let->var->ty.defined()) {
+               // Many lets share one type object; its variables are reached once.
+               if (let->var->ty.defined() && first_reach(*let->var->ty)) {
                  type_roots_.push_back(let->var->ty);
                }
                expr_roots_.push_back(let->body);
