@@ -3,6 +3,7 @@
 
 #include <ctir/passes/eliminate_common_subexpr.hpp>
 
+#include <ctir/core/detail/flat_map.hpp>
 #include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/hooks/value_traits.hpp>
 #include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
@@ -206,7 +207,7 @@ private:
   /// Available computations in the order they were met; `previous` chains the entries
   /// of one hash, newest first, from `newest_` (one flat vector, no vector per hash).
   std::vector<Available> available_;
-  ctir::detail::structural::FlatMap<std::uint64_t, std::size_t> newest_;
+  ctir::detail::FlatMap<std::uint64_t, std::size_t> newest_;
   /// Let variables dropped because their value was computed already, to the variable
   /// that holds it.
   ctir::detail::PointerMap<Expr> aliases_;

@@ -1,7 +1,7 @@
 // Internals shared by structural equality and hashing: flat pointer maps, node classes, dispatch.
 #pragma once
 
-#include <ctir/core/detail/address_hash.hpp>
+#include <ctir/core/detail/flat_map.hpp>
 #include <ctir/core/inline.hpp>
 #include <ctir/core/node.hpp>
 #include <ctir/core/object.hpp>
@@ -14,14 +14,11 @@
 #include <ctir/traverse/detail/sharing.hpp>
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <new>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 /// Out of line, and with the calling convention of its declaration: the per-type functions of
 /// the recursive drivers are reached from one dispatch, which then passes its own arguments
@@ -366,12 +363,7 @@ inline std::uint64_t mix64(std::uint64_t x) noexcept {
   return x;
 }
 
-// Identity keys only need their bits spread over the table (a Fibonacci multiply; the
-// table takes the high bits), not a full avalanche; nor does a key that is a hash already.
-inline std::uint64_t key_hash(const Object* key) noexcept {
-  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key)) * 0x9E3779B97F4A7C15ULL;
-}
-inline std::uint64_t key_hash(std::uint64_t key) noexcept { return key * 0x9E3779B97F4A7C15ULL; }
+// Pairs of nodes as keys of the FlatMaps (core/detail/flat_map.hpp).
 inline std::uint64_t key_hash(const NodePair& key) noexcept {
   return (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key.a)) *
               0x9E3779B97F4A7C15ULL ^
@@ -379,132 +371,8 @@ inline std::uint64_t key_hash(const NodePair& key) noexcept {
          0xC2B2AE3D27D4EB4FULL;
 }
 
-/// Where a FlatMap keyed by node address puts a key: scattered by a multiply (the fewest
-/// instructions: the variables' tables, looked up at every use of a variable), or in
-/// address order (address_slot: the tables of shared graph-level nodes, which grow to a
-/// million entries on the graphs passes rewrite, where a scattered lookup is a cache miss).
-enum class SlotOrder { scattered, by_address };
-
-/// An open-addressing hash map keyed by node identity; a value-initialized key marks an
-/// empty slot (and is never looked up). Used only for variables and shared nodes, so it
-/// stays empty (and never allocates) while comparing or hashing a tree without sharing.
-///
-/// A lookup is on the path of every variable use, so it is kept to a multiply, a shift
-/// and a probe: an empty map points at a shared table of empty slots instead of testing
-/// its size, and the mask is stored rather than derived from the capacity.
-template <class Key, class Value, SlotOrder Order = SlotOrder::scattered>
-class FlatMap {
-public:
-  FlatMap() noexcept = default;
-  FlatMap(const FlatMap&) = delete;
-  FlatMap& operator=(const FlatMap&) = delete;
-  FlatMap(FlatMap&& other) noexcept { take(other); }
-  FlatMap& operator=(FlatMap&& other) noexcept {
-    if (this != &other) {
-      release();
-      take(other);
-    }
-    return *this;
-  }
-  ~FlatMap() { release(); }
-
-  /// The value stored for `key`, or nullptr.
-  CTIR_DETAIL_ALWAYS_INLINE Value* find(const Key& key) noexcept {
-    for (std::size_t i = start(key);; i = (i + 1) & mask_) {
-      Slot& slot = slots_[i];
-      if (slot.key == key) [[likely]] {
-        return &slot.value;
-      }
-      if (slot.key == Key{}) {
-        return nullptr;
-      }
-    }
-  }
-
-  /// Stores `value` for a key that is not present yet.
-  void insert_new(const Key& key, const Value& value) {
-    if ((size_ + 1) * 2 > capacity_) {
-      grow();
-    }
-    place(key, value);
-    ++size_;
-  }
-
-  std::size_t size() const noexcept { return size_; }
-
-private:
-  struct Slot {
-    Key key{};
-    Value value{};
-  };
-
-  // What an empty map probes: two slots, as the shift of an empty map (63) gives a start of
-  // 0 or 1. Never written: the first insertion allocates. Built at first use and never
-  // destroyed, so that including this header does no work at static initialization or at
-  // exit (a static array of slots holding references would register its destructor).
-  static Slot* empty_slots() noexcept {
-    alignas(Slot) static std::byte storage[2 * sizeof(Slot)];
-    static Slot* const slots = [] {
-      ::new (static_cast<void*>(storage)) Slot{};
-      ::new (static_cast<void*>(storage + sizeof(Slot))) Slot{};
-      return std::launder(reinterpret_cast<Slot*>(storage));
-    }();
-    return slots;
-  }
-
-  std::size_t start(const Key& key) const noexcept {
-    if constexpr (Order == SlotOrder::by_address) {
-      return address_slot(key, mask_);
-    } else {
-      return static_cast<std::size_t>(key_hash(key) >> shift_);
-    }
-  }
-
-  void place(const Key& key, const Value& value) noexcept {
-    std::size_t i = start(key);
-    while (!(slots_[i].key == Key{})) {
-      i = (i + 1) & mask_;
-    }
-    slots_[i] = Slot{key, value};
-  }
-
-  [[gnu::noinline]] void grow() {
-    Slot* const old = slots_;
-    const std::size_t old_capacity = capacity_;
-    capacity_ = old_capacity == 0 ? 16 : old_capacity * 2;
-    slots_ = new Slot[capacity_]();
-    mask_ = capacity_ - 1;
-    shift_ = 64U - static_cast<unsigned>(std::countr_zero(capacity_));
-    for (std::size_t i = 0; i < old_capacity; ++i) {
-      if (!(old[i].key == Key{})) {
-        place(old[i].key, old[i].value);
-      }
-    }
-    if (old_capacity != 0) {
-      delete[] old;
-    }
-  }
-
-  void release() noexcept {
-    if (capacity_ != 0) {
-      delete[] slots_;
-    }
-  }
-
-  void take(FlatMap& other) noexcept {
-    slots_ = std::exchange(other.slots_, empty_slots());
-    capacity_ = std::exchange(other.capacity_, 0);
-    mask_ = std::exchange(other.mask_, 1);
-    size_ = std::exchange(other.size_, 0);
-    shift_ = std::exchange(other.shift_, 63U);
-  }
-
-  Slot* slots_ = empty_slots();
-  std::size_t mask_ = 1;
-  std::size_t capacity_ = 0;
-  std::size_t size_ = 0;
-  unsigned shift_ = 63;
-};
+using ctir::detail::FlatMap;
+using ctir::detail::SlotOrder;
 
 /// The nodes visited once (see visited_once_v) that a walk or visit has met.
 class VisitedNodes {

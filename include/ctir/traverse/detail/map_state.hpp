@@ -4,6 +4,7 @@
 // not once per map.
 #pragma once
 
+#include <ctir/core/detail/flat_map.hpp>
 #include <ctir/core/inline.hpp>
 #include <ctir/core/linkage.hpp>
 #include <ctir/core/object.hpp>
@@ -213,7 +214,7 @@ protected:
   std::vector<rewrite_item> work_;
   std::vector<mapped_ref> results_;
   /// Shared nodes already mapped, with their results.
-  structural::FlatMap<const Object*, shared_result, structural::SlotOrder::by_address> shared_;
+  FlatMap<const Object*, shared_result, SlotOrder::by_address> shared_;
 };
 
 // The field-table steps, for a table of hooks: dynamic_hooks (function pointers: one copy for
