@@ -5,10 +5,16 @@
 #include <ctir/passes/infer_type.hpp>
 #include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
+#include <ctir/traverse/structural_equal.hpp>
+#include <ctir/traverse/structural_hash.hpp>
+#include <ctir/traverse/walk.hpp>
 
 #include <doctest/doctest.h>
 #include <passes_testing.hpp>
 
+#include <cstddef>
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -110,6 +116,49 @@ TEST_CASE("EliminateCommonSubexpr takes a DAG of 1000 bindings each used twice i
   const Expr newer = fibonacci_dag(x, y, 1000);
   const Function f = Function::make({x, y}, Call::make(Op::make("multiply"), {newer, newer}));
   CHECK(passes::eliminate_common_subexpr(f).same_as(f));
+}
+
+TEST_CASE(
+    "EliminateCommonSubexpr rewrites a dataflow graph as it rewrites the same graph in a let") {
+  // Without a let, an if or a closure a function is one block, which the pass handles
+  // without placing each computation; inside a let's body the general placement runs. Both
+  // must give the same rewrite. Blocks of `a = add(prev, x); b = multiply(r_j, r_k);
+  // d = multiply(a, b); c = add(prev, x); r = subtract(d, c)`: c repeats a, and the r_j
+  // are used many times.
+  const Type type = TensorType::make({2}, DataType::float32());
+  const Var x = Var::make("x", type);
+  std::vector<Expr> results{x};
+  std::uint64_t state = 7;
+  const auto pick = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return results[static_cast<std::size_t>(state >> 33U) % results.size()];
+  };
+  for (int block = 0; block < 300; ++block) {
+    const Expr prev = results.back();
+    const Expr a = Call::make(Op::make("add"), {prev, x});
+    const Expr b = Call::make(Op::make("multiply"), {pick(), pick()});
+    const Expr d = Call::make(Op::make("multiply"), {a, b});
+    const Expr c = Call::make(Op::make("add"), {prev, x});
+    results.push_back(Call::make(Op::make("subtract"), {d, c}));
+  }
+  const Function flat = Function::make({x}, results.back());
+  const Var unused = Var::make("unused", type);
+  const Function in_let = Function::make({x}, Let::make(unused, x, results.back()));
+  const Function flat_out = passes::eliminate_common_subexpr(flat);
+  const Function let_out = passes::eliminate_common_subexpr(in_let);
+  CHECK_FALSE(flat_out.same_as(flat));
+  const auto* let = let_out->body.as<LetNode>();
+  REQUIRE(let != nullptr);
+  CHECK(structural_equal(flat_out->body, let->body));
+  // Each block's c became its a (and a repeated b its first): no two calls left are equal.
+  std::vector<Call> calls;
+  walk(flat_out, [&](const Call& call) { calls.push_back(call); });
+  CHECK(calls.size() <= 4 * 300);
+  std::set<std::uint64_t> hashes;
+  for (const Call& call : calls) {
+    hashes.insert(structural_hash(call));
+  }
+  CHECK(hashes.size() == calls.size());
 }
 
 TEST_CASE("EliminateCommonSubexpr runs InferType first in a sequential at opt_level 3") {

@@ -34,13 +34,22 @@ namespace detail {
 class CseBlocks {
 public:
   explicit CseBlocks(const Function& f) {
+    blocks_.push_back({none, 0, 0});
+    // A dataflow graph without lets, ifs or closures (what frontends and the text
+    // format's dataflow names produce) is one block: nothing to place, no table per node.
+    nested_ = walk(f->body, on<LetNode, IfNode, FunctionNode>(
+                                [](const Expr&) -> WalkResult<bool> { return interrupt(true); }))
+                  .has_value();
+    if (!nested_) {
+      number();
+      return;
+    }
     std::vector<Expr> order;
     walk(f, excluding<PrimExpr>([&](const Expr& e) {
            if (is_composite(e)) {
              order.push_back(e);
            }
          }));
-    blocks_.push_back({none, 0, 0});
     *block_of_.try_emplace(f.get()).first = 0;
     std::vector<Expr> kids; // one buffer for every node's operands
     for (std::size_t k = order.size(); k-- > 0;) {
@@ -68,8 +77,10 @@ public:
     number();
   }
 
+  /// Whether the function has blocks besides its body (a let, an if or a closure).
+  bool nested() const noexcept { return nested_; }
   /// The block of a composite node of the function.
-  std::size_t block_of(const Object* node) const { return block_of_.at(node); }
+  std::size_t block_of(const Object* node) const { return nested_ ? block_of_.at(node) : 0; }
   /// The block of a let's body.
   std::size_t let_body(const Object* let) const { return let_body_.at(let); }
   /// How many closures (the function counts) enclose a block.
@@ -92,6 +103,7 @@ private:
   };
 
   std::vector<Block> blocks_;
+  bool nested_ = false;
   ctir::detail::PointerMap<std::size_t> block_of_;
   ctir::detail::PointerMap<std::size_t> let_body_;
 
@@ -142,6 +154,9 @@ private:
 class CommonSubexprEliminator {
 public:
   explicit CommonSubexprEliminator(const Function& f) : blocks_(f) {
+    if (!blocks_.nested()) {
+      return; // no lets
+    }
     walk(f, [this](const Let& let) {
       if (let->value.defined()) {
         value_vars_.insert(let->value.get(), LetValue{let->var, blocks_.let_body(let.get())});
