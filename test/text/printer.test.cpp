@@ -1,9 +1,10 @@
 // Tests of the text printer: the TEXT_FORMAT.md examples, golden files, canonical
-// temporaries and scoping, literals, names, ranges, errors and million-deep IR.
+// temporaries and scoping, literals, names, ranges, errors and IR too deep to recurse on.
 #include <ctir/ir/builder.hpp>
 #include <ctir/ir/ir.hpp>
 #include <ctir/text/printer.hpp>
 
+#include <deep_nesting.hpp>
 #include <doctest/doctest.h>
 #include <test_data.hpp>
 
@@ -899,7 +900,7 @@ TEST_CASE("IR the format cannot express is an error naming the node") {
 // ---- deep IR ----------------------------------------------------------------------------
 
 namespace {
-constexpr std::size_t deep = 1'000'000;
+constexpr auto deep = static_cast<std::size_t>(testing::deep_nesting);
 
 /// 2 spaces per level, capped as the printer caps it.
 std::size_t indent_width(std::size_t level) {
@@ -907,7 +908,8 @@ std::size_t indent_width(std::size_t level) {
 }
 } // namespace
 
-TEST_CASE("a store of an expression a million additions deep prints without recursion") {
+TEST_CASE("a store of an addition chain far deeper than native recursion could go prints "
+          "without recursion") {
   auto A = Var::make("A", tensor({1}));
   auto B = Var::make("B", tensor({1}));
   PrimExpr value = TensorLoad::make(A, {0});
@@ -934,7 +936,8 @@ TEST_CASE("a store of an expression a million additions deep prints without recu
   CHECK(slice(printed, *printed.range_of(right)) == printed.text());
 }
 
-TEST_CASE("loops and blocks nested a million deep print without recursion") {
+TEST_CASE("loops and blocks nested far deeper than native recursion could go print without "
+          "recursion") {
   auto B = Var::make("B", tensor({1}));
   auto i = Var::make("i", i32());
   const std::string store = "%B[0] = 1f;";
@@ -976,7 +979,8 @@ TEST_CASE("loops and blocks nested a million deep print without recursion") {
   }
 }
 
-TEST_CASE("a graph-level chain of a million nested calls prints one temporary per call") {
+TEST_CASE("a graph-level chain of calls nested far deeper than native recursion could go prints "
+          "one temporary per call") {
   auto x = Var::make("x", tensor({2}));
   Expr chain = x;
   for (std::size_t k = 0; k < deep; ++k) {
@@ -984,8 +988,9 @@ TEST_CASE("a graph-level chain of a million nested calls prints one temporary pe
   }
   auto func = Function::make({x}, chain, {}, {}, "main");
   const std::string text = print(func);
+  const std::string last = std::to_string(deep - 2);
   std::size_t expected = std::string("def @main(%x: Tensor[(2), float32]) {\n").size() +
-                         std::string("  add(%999998, 1f)\n}\n").size();
+                         ("  add(%" + last + ", 1f)\n}\n").size();
   expected += std::string("  %0 = add(%x, 1f);\n").size();
   for (std::size_t k = 1; k + 1 < deep; ++k) {
     expected += std::string("  % = add(%, 1f);\n").size() + std::to_string(k).size() +
@@ -994,12 +999,14 @@ TEST_CASE("a graph-level chain of a million nested calls prints one temporary pe
   CHECK(text.size() == expected);
   CHECK(text.starts_with("def @main(%x: Tensor[(2), float32]) {\n  %0 = add(%x, 1f);\n  %1 = "
                          "add(%0, 1f);\n"));
-  CHECK(text.ends_with("  %999998 = add(%999997, 1f);\n  add(%999998, 1f)\n}\n"));
+  CHECK(text.ends_with("  %" + last + " = add(%" + std::to_string(deep - 3) + ", 1f);\n  add(%" +
+                       last + ", 1f)\n}\n"));
 }
 
-TEST_CASE("a graph-level chain of a million lets prints in linear time") {
+TEST_CASE("a graph-level chain of lets far longer than native recursion could follow prints in "
+          "linear time") {
   auto x = Var::make("x", tensor({2}));
-  // let %x_1 = add(%x, 1f); let %x_2 = add(%x_1, 1f); ... %x_1000000, every variable
+  // let %x_1 = add(%x, 1f); let %x_2 = add(%x_1, 1f); ... %x_<deep>, every variable
   // named "x": built from the inside out, holding two variables at a time.
   Var current = Var::make("x");
   Expr body = current;
@@ -1011,5 +1018,7 @@ TEST_CASE("a graph-level chain of a million lets prints in linear time") {
   const std::string text = print(Function::make({x}, body, {}, {}, "main"));
   CHECK(text.starts_with("def @main(%x: Tensor[(2), float32]) {\n  let %x_1 = add(%x, 1f);\n"
                          "  let %x_2 = add(%x_1, 1f);\n"));
-  CHECK(text.ends_with("  let %x_1000000 = add(%x_999999, 1f);\n  %x_1000000\n}\n"));
+  const std::string last = "%x_" + std::to_string(deep);
+  CHECK(text.ends_with("  let " + last + " = add(%x_" + std::to_string(deep - 1) + ", 1f);\n  " +
+                       last + "\n}\n"));
 }

@@ -4,6 +4,7 @@
 #include <ctir/traverse/structural_equal.hpp>
 #include <ctir/traverse/structural_hash.hpp>
 
+#include <deep_nesting.hpp>
 #include <doctest/doctest.h>
 #include <ir_generator.hpp>
 
@@ -331,46 +332,49 @@ PrimExpr deep_chain(std::size_t depth, PrimExpr leaf) {
   return e;
 }
 
-constexpr std::size_t million = 1000000;
+constexpr auto deep = static_cast<std::size_t>(testing::deep_nesting);
 
 } // namespace
 
-TEST_CASE("a chain a million levels deep compares equal without exhausting the stack") {
+TEST_CASE("a chain far deeper than native recursion could go compares equal without exhausting "
+          "the stack") {
   const Var x = int_var("x");
-  const PrimExpr a = deep_chain(million, x);
-  const PrimExpr b = deep_chain(million, x);
+  const PrimExpr a = deep_chain(deep, x);
+  const PrimExpr b = deep_chain(deep, x);
   CHECK(structural_equal(a, b));
   CHECK(runtime::structural_equal(a, b));
   CHECK_FALSE(find_structural_mismatch(a, b).has_value());
 }
 
-TEST_CASE("a chain a million levels deep that differs at the bottom reports the full path") {
-  const PrimExpr a = deep_chain(million, IntImm::make(1));
-  const PrimExpr b = deep_chain(million, IntImm::make(2));
+TEST_CASE("a chain far deeper than native recursion could go that differs at the bottom "
+          "reports the full path") {
+  const PrimExpr a = deep_chain(deep, IntImm::make(1));
+  const PrimExpr b = deep_chain(deep, IntImm::make(2));
   CHECK_FALSE(structural_equal(a, b));
   CHECK_FALSE(runtime::structural_equal(a, b));
   for (const auto& mismatch :
        {find_structural_mismatch(a, b), runtime::find_structural_mismatch(a, b)}) {
     REQUIRE(mismatch.has_value());
     const auto steps = mismatch->lhs_path.steps();
-    REQUIRE(steps.size() == million + 1);
+    REQUIRE(steps.size() == deep + 1);
     CHECK(steps.front().name == "a");
-    CHECK(steps[million - 1].name == "a");
+    CHECK(steps[deep - 1].name == "a");
     CHECK(steps.back().name == "value");
     CHECK(mismatch->lhs_node.is<IntImmNode>());
     CHECK(mismatch->lhs_path == mismatch->rhs_path);
   }
 }
 
-TEST_CASE("a graph-level let chain a million levels deep binds every variable") {
+TEST_CASE("a graph-level let chain far deeper than native recursion could go binds every "
+          "variable") {
   auto build = [](const char* prefix) {
     std::vector<Var> vars;
-    vars.reserve(million);
-    for (std::size_t k = 0; k < million; ++k) {
+    vars.reserve(deep);
+    for (std::size_t k = 0; k < deep; ++k) {
       vars.push_back(Var::make(prefix));
     }
     Expr body = vars.back();
-    for (std::size_t k = million; k-- > 0;) {
+    for (std::size_t k = deep; k-- > 0;) {
       body = Let::make(vars[k], k == 0 ? Expr(PrimExpr(0)) : Expr(vars[k - 1]), body);
     }
     return body;

@@ -2,6 +2,7 @@
 #include <ctir/ir/ir.hpp>
 #include <ctir/traverse/walk.hpp>
 
+#include "deep_nesting.hpp"
 #include "traverse_testing.hpp"
 
 #include <doctest/doctest.h>
@@ -13,6 +14,7 @@
 
 using namespace ctir;
 using ctir::testing::AddOne;
+using ctir::testing::deep_nesting;
 using ctir::testing::short_key;
 
 namespace {
@@ -433,17 +435,17 @@ TEST_CASE("walk sees the nodes inside a type registered at run time") {
   CHECK(found->same_as(add_one.B));
 }
 
-TEST_CASE("walk handles a chain a million expressions deep") {
+TEST_CASE("walk handles a chain of expressions far deeper than native recursion could go") {
   Var x = Var::make("x", DataType::int32());
   PrimExpr chain = x;
-  for (int k = 0; k < 1'000'000; ++k) {
+  for (int k = 0; k < deep_nesting; ++k) {
     chain = chain + k % 7;
   }
   std::size_t adds = 0;
   std::size_t vars = 0;
   walk(
       chain, [&](const Add&) { ++adds; }, [&](const Var&) { ++vars; });
-  CHECK(adds == 1'000'000);
+  CHECK(adds == deep_nesting);
   CHECK(vars == 1);
   // Post-order: the innermost Add comes first.
   std::optional<PrimExpr> first =
@@ -453,13 +455,13 @@ TEST_CASE("walk handles a chain a million expressions deep") {
   std::size_t pre_adds = 0;
   walk(
       chain, [&](const Add&) { ++pre_adds; }, pre_order);
-  CHECK(pre_adds == 1'000'000);
+  CHECK(pre_adds == deep_nesting);
 }
 
-TEST_CASE("walk handles loops and blocks nested a million deep") {
+TEST_CASE("walk handles loops and blocks nested far deeper than native recursion could go") {
   Var out = Var::make("out", TensorType::make({1}, DataType::int32()));
   Stmt nest = TensorStore::make(out, {0}, 1);
-  for (int k = 0; k < 1'000'000; ++k) {
+  for (int k = 0; k < deep_nesting; ++k) {
     nest = For::make(Var::make("i", DataType::int32()), 0, 2, nest);
   }
   std::size_t loops = 0;
@@ -468,8 +470,8 @@ TEST_CASE("walk handles loops and blocks nested a million deep") {
   walk(
       nest, [&](const For&) { ++loops; }, [&](const SeqStmt&) { ++blocks; },
       [&](const TensorStore&) { ++stores; });
-  CHECK(loops == 1'000'000);
-  CHECK(blocks == 1'000'000);
+  CHECK(loops == deep_nesting);
+  CHECK(blocks == deep_nesting);
   CHECK(stores == 1);
   std::vector<std::string> sites;
   std::size_t loop_vars = 0;
@@ -477,7 +479,7 @@ TEST_CASE("walk handles loops and blocks nested a million deep") {
          loop_vars += kind == DefRegionKind::def_simple ? 1 : 0;
        }),
        pre_order);
-  CHECK(loop_vars == 1'000'000);
+  CHECK(loop_vars == deep_nesting);
 }
 
 TEST_CASE("walk starts from any node handle, an IRModule included") {
