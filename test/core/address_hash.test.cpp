@@ -1,6 +1,6 @@
 // Tests of address_slot, the home slot of a node's address in the tables keyed by node
 // identity: it keeps nearby addresses nearby, and it keeps the load of a table even when
-// many heaps are filled alike.
+// many heaps are filled alike or an allocator packs nodes densely.
 #include <ctir/core/detail/address_hash.hpp> // first: the header must compile on its own
 
 #include <doctest/doctest.h>
@@ -48,15 +48,24 @@ TEST_CASE("address_slot gives a slot inside the table") {
   }
 }
 
-TEST_CASE("address_slot keeps the nodes of one block in consecutive slots") {
-  // Nodes allocated one after the other, 48 bytes apart, in one 1 MiB block: their slots
+TEST_CASE("address_slot keeps the nodes of one page in consecutive slots") {
+  // Nodes allocated one after the other, 48 bytes apart, in one 4 KiB page: their slots
   // are 3 apart (one slot per 16 bytes), so a pass that meets them in order reads its
   // table in order.
   const std::size_t mask = (std::size_t{1} << 22U) - 1;
-  const std::uintptr_t block = 0x55d400000000 + 7 * mebibyte;
-  const std::size_t first = address_slot(address(block), mask);
-  for (std::uintptr_t i = 0; i < mebibyte / 48; ++i) {
-    REQUIRE(address_slot(address(block + 48 * i), mask) == ((first + 3 * i) & mask));
+  const std::uintptr_t page = 0x55d400000000 + 7 * 4096;
+  const std::size_t first = address_slot(address(page), mask);
+  for (std::uintptr_t i = 0; i < 4096 / 48; ++i) {
+    REQUIRE(address_slot(address(page + 48 * i), mask) == ((first + 3 * i) & mask));
+  }
+}
+
+TEST_CASE("address_slot takes a table's shift or derives it from the mask alike") {
+  for (unsigned bits : {1U, 4U, 16U, 22U, 30U}) {
+    const std::size_t mask = (std::size_t{1} << bits) - 1;
+    for (std::uintptr_t a = 0x7f0000001000; a < 0x7f0000001000 + 3 * mebibyte; a += 4096 + 80) {
+      REQUIRE(address_slot(address(a), mask) == address_slot(address(a), mask, 64U - bits));
+    }
   }
 }
 
@@ -88,4 +97,18 @@ TEST_CASE("address_slot keeps a table of strided nodes usable") {
     addresses.push_back(0x7f0000000000 + block * mebibyte);
   }
   CHECK(longest_probe(addresses, (std::size_t{1} << 16U) - 1) <= 16);
+}
+
+TEST_CASE("address_slot keeps a table of densely packed nodes usable") {
+  // A slab allocator (tcmalloc, jemalloc, a debugger's malloc) packs one size class over
+  // megabytes of consecutive memory: here 300,000 nodes 64 bytes apart. When the start
+  // slots of consecutive address groups step through the table by a fixed stride (a
+  // multiply's low bits), groups pile onto the same slots and linear probing chains tens
+  // of thousands of nodes; with the starts of a Fibonacci hash's top bits the table stays
+  // as usable as with random keys.
+  std::vector<std::uintptr_t> addresses;
+  for (std::uintptr_t node = 0; node < 300000; ++node) {
+    addresses.push_back(0x555893836000 + 64 * node);
+  }
+  CHECK(longest_probe(addresses, (std::size_t{1} << 20U) - 1) <= 16);
 }

@@ -173,7 +173,7 @@ private:
 
   std::size_t start(const Key& key) const noexcept {
     if constexpr (Order == SlotOrder::by_address) {
-      return address_slot(key, mask_);
+      return address_slot(key, mask_, shift_);
     } else {
       return static_cast<std::size_t>(key_hash(key) >> shift_);
     }
