@@ -48,15 +48,15 @@ TEST_CASE("address_slot gives a slot inside the table") {
   }
 }
 
-TEST_CASE("address_slot keeps the nodes of one page in consecutive slots") {
-  // Nodes allocated one after the other, 48 bytes apart, in one 4 KiB page: their slots
+TEST_CASE("address_slot keeps the nodes of one 64 KiB group in consecutive slots") {
+  // Nodes allocated one after the other, 48 bytes apart, in one 64 KiB group: their slots
   // are 3 apart (one slot per 16 bytes), so a pass that meets them in order reads its
   // table in order.
   const std::size_t mask = (std::size_t{1} << 22U) - 1;
-  const std::uintptr_t page = 0x55d400000000 + 7 * 4096;
-  const std::size_t first = address_slot(address(page), mask);
-  for (std::uintptr_t i = 0; i < 4096 / 48; ++i) {
-    REQUIRE(address_slot(address(page + 48 * i), mask) == ((first + 3 * i) & mask));
+  const std::uintptr_t group = 0x55d400000000 + 7 * 65536;
+  const std::size_t first = address_slot(address(group), mask);
+  for (std::uintptr_t i = 0; i < 65536 / 48; ++i) {
+    REQUIRE(address_slot(address(group + 48 * i), mask) == ((first + 3 * i) & mask));
   }
 }
 
