@@ -22,46 +22,12 @@ namespace ctir::detail::traverse {
 
 inline constexpr std::size_t npos = not_in_list;
 
+/// Positions kept from a list (the first `count` of `at`).
 template <std::size_t N>
 struct kept_positions {
   std::array<std::size_t, N> at{};
   std::size_t count = 0;
 };
-
-/// Positions of the first occurrence of every node type (compared by type index).
-template <class... Ts>
-constexpr auto first_occurrences() noexcept {
-  constexpr std::size_t n = sizeof...(Ts);
-  constexpr std::array<std::uint32_t, n> ids{Ts::type_index...};
-  kept_positions<n> result;
-  for (std::size_t i = 0; i < n; ++i) {
-    bool seen = false;
-    for (std::size_t j = 0; j < i && !seen; ++j) {
-      seen = ids[j] == ids[i];
-    }
-    if (!seen) {
-      result.at[result.count++] = i;
-    }
-  }
-  return result;
-}
-
-template <class List>
-struct unique_nodes;
-template <>
-struct unique_nodes<type_list<>> {
-  using type = type_list<>;
-};
-template <class... Ts>
-struct unique_nodes<type_list<Ts...>> {
-  static constexpr auto kept = first_occurrences<Ts...>();
-  template <std::size_t... J>
-  static auto make(std::index_sequence<J...>) -> type_list<pack_element_t<kept.at[J], Ts...>...>;
-  using type = decltype(make(std::make_index_sequence<kept.count>{}));
-};
-/// A list of node types without repetitions, first occurrences kept in order.
-template <class List>
-using unique_nodes_t = typename unique_nodes<List>::type;
 
 // ---------------------------------------------------------------------------------------
 // What a callable takes and returns, when that is not a template.

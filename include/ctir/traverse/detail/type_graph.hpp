@@ -28,22 +28,27 @@ template <class F>
 inline constexpr bool is_child_field_v =
     F::kind != FieldKind::value && !F::ignored && !std::is_void_v<typename F::element_type>;
 
+/// The type of T's I-th field descriptor, read from the type of its field list, so that
+/// asking about a field does not evaluate the descriptor (its names) as field_at_v does.
 template <class T, std::size_t I>
-using field_type_t = std::remove_cvref_t<decltype(field_at_v<T, I>)>;
+using field_type_t = list_element_t<I, typename decltype(fields_v<T>)::types>;
 
 template <class F>
 using field_children_t =
     std::conditional_t<is_child_field_v<F>, type_list<typename F::element_type>, type_list<>>;
 
-template <class T, std::size_t... I>
-auto field_element_types(std::index_sequence<I...>)
-    -> concat_t<field_children_t<field_type_t<T, I>>...>;
+template <class Fields>
+struct child_element_types;
+template <class... F>
+struct child_element_types<type_list<F...>> {
+  using type = concat_t<field_children_t<F>...>;
+};
 
 /// The successors of a node type in the type graph: an abstract type's family members, a
 /// concrete type's child-field element types.
 template <class T>
 struct type_successors {
-  using type = decltype(field_element_types<T>(std::make_index_sequence<field_count_v<T>>{}));
+  using type = typename child_element_types<typename decltype(fields_v<T>)::types>::type;
 };
 template <class T>
 requires(T::is_abstract_type) struct type_successors<T> {
@@ -52,26 +57,59 @@ requires(T::is_abstract_type) struct type_successors<T> {
 template <class T>
 using type_successors_t = typename type_successors<T>::type;
 
-template <class List>
-struct closure_step;
-template <class... Ts>
-struct closure_step<type_list<Ts...>> {
-  using type = unique_nodes_t<concat_t<type_list<Ts...>, type_successors_t<Ts>...>>;
+/// The positions of the candidates that are neither in Reached nor an earlier candidate
+/// (compared by type index).
+template <class Reached, class... Cs>
+constexpr auto fresh_candidates() noexcept {
+  constexpr std::size_t n = sizeof...(Cs);
+  constexpr std::array<std::uint32_t, n> ids{Cs::type_index...};
+  constexpr auto reached = []<class... Rs>(type_list<Rs...>) {
+    return std::array<std::uint32_t, sizeof...(Rs)>{Rs::type_index...};
+  }(Reached{});
+  kept_positions<n> result;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool seen = false;
+    for (std::size_t j = 0; j < reached.size() && !seen; ++j) {
+      seen = reached[j] == ids[i];
+    }
+    for (std::size_t j = 0; j < i && !seen; ++j) {
+      seen = ids[j] == ids[i];
+    }
+    if (!seen) {
+      result.at[result.count++] = i;
+    }
+  }
+  return result;
+}
+
+template <class Reached, class Candidates>
+struct fresh_types;
+template <class Reached, class... Cs>
+struct fresh_types<Reached, type_list<Cs...>> {
+  static constexpr auto kept = fresh_candidates<Reached, Cs...>();
+  template <std::size_t... J>
+  static auto make(std::index_sequence<J...>) -> type_list<pack_element_t<kept.at[J], Cs...>...>;
+  using type = decltype(make(std::make_index_sequence<kept.count>{}));
 };
 
-/// Iterates closure_step to its fixed point (depth: the graph's diameter, a handful).
-template <class List, class Next = typename closure_step<List>::type>
-struct closure {
-  using type = typename closure<Next>::type;
+/// Breadth-first: the successors of the types found in the last step (Frontier) that are
+/// not yet in Reached become the next frontier, so that each type's successors are listed
+/// once; the depth of this recursion is the graph's diameter, a handful.
+template <class Reached, class Frontier>
+struct closure;
+template <class Reached>
+struct closure<Reached, type_list<>> {
+  using type = Reached;
 };
-template <class List>
-struct closure<List, List> {
-  using type = List;
+template <class Reached, class... Fs>
+struct closure<Reached, type_list<Fs...>> {
+  using fresh = typename fresh_types<Reached, concat_t<type_successors_t<Fs>...>>::type;
+  using type = typename closure<concat_t<Reached, fresh>, fresh>::type;
 };
 
 /// Every node type reachable from Root (Root first; abstract and concrete types).
 template <class Root>
-using reachable_types_t = typename closure<type_list<Root>>::type;
+using reachable_types_t = typename closure<type_list<Root>, type_list<Root>>::type;
 
 template <class List>
 struct concrete_filter;
