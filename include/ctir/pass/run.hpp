@@ -243,6 +243,15 @@ CTIR_DETAIL_ALWAYS_INLINE IRModule run_pass_reporting(const P& p, IRModule&& mod
   return run_instrumented(p, std::move(mod), ctx, ran);
 }
 
+/// run_pass_reporting as a call of its own: the steps of a sequential that are not its
+/// all-enabled fast path (a pass left out by the opt_level, a context with instruments or
+/// pass lists, requirements tracked) share one copy per pass.
+template <class P, class Ctx>
+[[gnu::noinline]] IRModule run_pass_reporting_step(const P& p, IRModule&& mod, const Ctx& ctx,
+                                                   bool& ran) {
+  return run_pass_reporting(p, std::move(mod), ctx, ran);
+}
+
 } // namespace detail
 
 /// Runs pass `p` on `mod` under `ctx` (or PassContext::current()): the context's

@@ -13,7 +13,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -130,11 +129,28 @@ private:
     if (ctx.is_plain() && ctx.opt_level() >= highest_opt_level_) [[likely]] {
       // Every pass is enabled: one test for the whole run, then the direct calls. The
       // module travels in a local that nothing else sees, so that the compiler knows a
-      // moved-from module is empty and drops the dead releases.
+      // moved-from module is empty and drops the dead releases. One handler for all of
+      // them (the index says which pass failed), not one per pass.
       IRModule current = std::move(mod);
-      ((current = detail::invoke_checked(std::get<I>(passes_), std::move(current), ctx)), ...);
+      std::size_t running = 0;
+      try {
+        ((running = I, current = detail::invoke_raw(std::get<I>(passes_), std::move(current), ctx)),
+         ...);
+      } catch (...) {
+        const std::array<std::string_view, member_count> names{
+            detail::info_of(std::get<I>(passes_)).name...};
+        detail::rethrow_as_pass_error(names[running]);
+      }
       return IRModule(std::move(current)); // not the return slot, which others can see
     }
+    return run_stepwise(std::move(mod), ctx, std::index_sequence<I...>{});
+  }
+  /// The passes one by one, each asked whether it is enabled: a call of its own, so that
+  /// the sequential's inlined entry points (run_pass and the instrumented run) do not each
+  /// hold a copy.
+  template <class Ctx, std::size_t... I>
+  [[gnu::noinline]] IRModule run_stepwise(IRModule&& mod, const Ctx& ctx,
+                                          std::index_sequence<I...>) const {
     (plain_step<I>(mod, ctx), ...);
     return std::move(mod);
   }
@@ -142,61 +158,60 @@ private:
   void plain_step(IRModule& mod, const Ctx& ctx) const {
     const auto& p = std::get<I>(passes_);
     const PassInfo& info = detail::info_of(p);
-    if (ctx.is_plain()) [[likely]] {
-      // No required/disabled lists and no instruments: PassEnabled is the opt_level test,
-      // and the pass is a direct call.
-      if (ctx.opt_level() >= info.opt_level) {
-        mod = detail::invoke_checked(p, std::move(mod), ctx);
-      }
-    } else if (ctx.pass_enabled(info)) {
+    // Without required/disabled lists and instruments, PassEnabled is the opt_level test.
+    if (ctx.is_plain() ? ctx.opt_level() >= info.opt_level : ctx.pass_enabled(info)) {
       bool ran = false;
-      mod = detail::run_pass_reporting(p, std::move(mod), ctx, ran);
+      mod = detail::run_pass_reporting_step(p, std::move(mod), ctx, ran);
     }
   }
 
   template <class Ctx, std::size_t... I>
-  IRModule run_tracked(IRModule&& mod, const Ctx& ctx, detail::RequirementState* outer,
-                       std::index_sequence<I...>) const {
+  [[gnu::noinline]] IRModule run_tracked(IRModule&& mod, const Ctx& ctx,
+                                         detail::RequirementState* outer,
+                                         std::index_sequence<I...>) const {
     detail::RequirementState local;
     detail::RequirementState& state = outer != nullptr ? *outer : local;
     detail::ActiveRequirements active(&state);
-    ((mod = tracked_step(I, entry<I>(), std::move(mod), ctx, state)), ...);
+    ((mod = tracked_step<I>(*this, std::move(mod), ctx, state, true)), ...);
     return std::move(mod);
   }
-  /// Runs pool entry `index` (= `p`) after making its requirements valid; `check_enabled`
-  /// for the sequential's own passes, not for providers.
-  template <class P, class Ctx>
-  IRModule tracked_step(std::size_t index, const P& p, IRModule mod, const Ctx& ctx,
-                        detail::RequirementState& state, bool check_enabled = true) const {
+
+  template <class Ctx>
+  using tracked_step_fn = IRModule (*)(const Sequential&, IRModule, const Ctx&,
+                                       detail::RequirementState&, bool);
+
+  /// Runs pool entry I after making its requirements valid; `check_enabled` for the
+  /// sequential's own passes, not for providers. A provider is run through a table of these
+  /// steps, so that the tracked path compiles one step per pool entry, not one per pair of
+  /// entries.
+  template <std::size_t I, class Ctx>
+  static IRModule tracked_step(const Sequential& self, IRModule mod, const Ctx& ctx,
+                               detail::RequirementState& state, bool check_enabled) {
+    const auto& p = self.entry<I>();
     const PassInfo& info = detail::info_of(p);
     if (check_enabled && !ctx.pass_enabled(info)) {
       return mod;
     }
     for (std::size_t k = 0; k < info.required.size(); ++k) {
       if (!state.contains(info.required[k])) {
-        const auto provider = static_cast<std::size_t>(providers_[index][k]);
-        mod = visit_entry(provider, [&](const auto& q) {
-          return tracked_step(provider, q, std::move(mod), ctx, state, false);
-        });
+        const auto provider = static_cast<std::size_t>(self.providers_[I][k]);
+        mod = tracked_steps<Ctx>[provider](self, std::move(mod), ctx, state, false);
       }
     }
     bool ran = false;
-    mod = detail::run_pass_reporting(p, std::move(mod), ctx, ran);
+    mod = detail::run_pass_reporting_step(p, std::move(mod), ctx, ran);
     if (ran) {
       state.apply(info);
     }
     return mod;
   }
-  template <class F>
-  IRModule visit_entry(std::size_t index, const F& f) const {
-    return visit_entry_impl(index, f, std::make_index_sequence<pool_size>{});
+
+  template <class Ctx>
+  static constexpr std::array<tracked_step_fn<Ctx>, pool_size> tracked_steps = [
+  ]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<tracked_step_fn<Ctx>, pool_size>{&tracked_step<I, Ctx>...};
   }
-  template <class F, std::size_t... I>
-  IRModule visit_entry_impl(std::size_t index, const F& f, std::index_sequence<I...>) const {
-    std::optional<IRModule> out;
-    static_cast<void>(((index == I ? (out.emplace(f(entry<I>())), true) : false) || ...));
-    return std::move(*out);
-  }
+  (std::make_index_sequence<pool_size>{});
 
   PassInfo info_;
   std::tuple<Ps...> passes_;
