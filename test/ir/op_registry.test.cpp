@@ -356,3 +356,56 @@ TEST_CASE("lookups and type inference are safe while other threads register oper
   CHECK_FALSE(failed.load());
   CHECK(registry.size() == 21 + 300);
 }
+
+TEST_CASE("a lookup answers with the definition of the registry asked, for many names") {
+  // More names than a thread's cache of lookups has slots, looked up in turn in two
+  // registries that define the same names differently: every answer is that registry's own.
+  OpRegistry first;
+  OpRegistry second;
+  std::vector<const OpDef*> in_first;
+  std::vector<const OpDef*> in_second;
+  for (int i = 0; i < 200; ++i) {
+    const std::string name = "cached_" + std::to_string(i);
+    in_first.push_back(&first.register_op(identity_op(name).describe("first")));
+    in_second.push_back(&second.register_op(identity_op(name).describe("second")));
+  }
+  bool all_right = true;
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < in_first.size(); ++i) {
+      const std::string name = "cached_" + std::to_string(i);
+      all_right = all_right && first.find(name) == in_first[i] &&
+                  second.find(name) == in_second[i] && first.find(name + "x") == nullptr;
+    }
+  }
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < in_first.size(); ++i) {
+      all_right = all_right && first.find("cached_" + std::to_string(i)) == in_first[i];
+    }
+  }
+  CHECK(all_right);
+  CHECK(first.get("cached_7").description == "first");
+  CHECK(second.get("cached_7").description == "second");
+}
+
+TEST_CASE("a name looked up before it is registered is found once it is") {
+  OpRegistry registry;
+  CHECK(registry.find("late") == nullptr);
+  CHECK(registry.find("late") == nullptr);
+  const OpDef& def = registry.register_op(identity_op("late"));
+  CHECK(registry.find("late") == &def);
+}
+
+TEST_CASE("a registry made after another one was destroyed never answers with its definitions") {
+  // The second registry may well take the first one's memory; the thread's cached lookup of
+  // "gone" in the first must not answer for it.
+  auto lookup_in_fresh_registry = [](const char* description) {
+    OpRegistry registry;
+    const OpDef& def = registry.register_op(identity_op("gone").describe(description));
+    const OpDef* found = registry.find("gone");
+    return found == &def && found->description == description;
+  };
+  CHECK(lookup_in_fresh_registry("one"));
+  CHECK(lookup_in_fresh_registry("two"));
+  OpRegistry empty;
+  CHECK(empty.find("gone") == nullptr);
+}

@@ -3,6 +3,10 @@
 
 #include <ctir/ir/op_registry.hpp>
 
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -226,7 +230,46 @@ struct OpRegistry::State {
   mutable std::shared_mutex mutex;
   /// std::map: nodes never move, so references stay valid across insertions.
   std::map<std::string, OpDef, std::less<>> ops;
+  /// This registry's number, never reused by another registry of the process (0 is none),
+  /// so that a thread's cache of lookups cannot answer for a registry since destroyed.
+  std::uint64_t id = next_id();
+
+  static std::uint64_t next_id() noexcept {
+    static std::atomic<std::uint64_t> counter{0};
+    return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
 };
+
+namespace detail::op_registry_impl {
+
+/// A thread's recent successful lookups, by a hash of the name: passes and the parser look
+/// up an operator per call they meet, and the registry's lock and ordered map cost a few
+/// hundred instructions a time. A definition is never removed or renamed, so a hit is
+/// always right; a name not found is not cached, since it may be registered later.
+struct lookup_cache {
+  struct slot {
+    std::uint64_t registry = 0;
+    const OpDef* def = nullptr;
+  };
+  static constexpr std::size_t size = 64;
+  std::array<slot, size> slots{};
+
+  static std::size_t position(std::string_view name) noexcept {
+    std::uint64_t hash = 0xcbf29ce484222325ULL; // FNV-1a
+    for (const char c : name) {
+      hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    }
+    return static_cast<std::size_t>(hash ^ (hash >> 29)) % size;
+  }
+};
+
+/// The calling thread's cache (trivially constructed: no guard on access).
+inline lookup_cache& thread_lookup_cache() noexcept {
+  static thread_local lookup_cache cache;
+  return cache;
+}
+
+} // namespace detail::op_registry_impl
 
 CTIR_INLINE OpRegistry::OpRegistry() : state_(new State) {}
 
@@ -254,9 +297,23 @@ CTIR_INLINE const OpDef& OpRegistry::register_op(OpDef def) {
 }
 
 CTIR_INLINE const OpDef* OpRegistry::find(std::string_view name) const {
-  std::shared_lock lock(state_->mutex);
-  auto it = state_->ops.find(name);
-  return it == state_->ops.end() ? nullptr : &it->second;
+  auto& slot = detail::op_registry_impl::thread_lookup_cache()
+                   .slots[detail::op_registry_impl::lookup_cache::position(name)];
+  if (slot.registry == state_->id && slot.def->name == name) {
+    return slot.def;
+  }
+  const OpDef* def = nullptr;
+  {
+    std::shared_lock lock(state_->mutex);
+    if (auto it = state_->ops.find(name); it != state_->ops.end()) {
+      def = &it->second;
+    }
+  }
+  if (def != nullptr) {
+    slot.registry = state_->id;
+    slot.def = def;
+  }
+  return def;
 }
 
 CTIR_INLINE const OpDef& OpRegistry::get(std::string_view name) const {
