@@ -3,6 +3,8 @@
 
 #include <ctir/ir/op_registry.hpp>
 
+#include <ctir/core/type_info.hpp>
+
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -255,11 +257,8 @@ struct lookup_cache {
   std::array<slot, size> slots{};
 
   static std::size_t position(std::string_view name) noexcept {
-    std::uint64_t hash = 0xcbf29ce484222325ULL; // FNV-1a
-    for (const char c : name) {
-      hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    }
-    return static_cast<std::size_t>(hash ^ (hash >> 29)) % size;
+    const std::uint32_t hash = detail::fnv1a32(name); // the type keys' hash
+    return (hash ^ (hash >> 16)) % size;
   }
 };
 
