@@ -4,6 +4,7 @@
 #include <ctir/pass/error.hpp>
 #include <ctir/runtime/pass/registry.hpp>
 #include <ctir/text/parser.hpp>
+#include <ctir/text/printer.hpp>
 
 #include <doctest/doctest.h>
 #include <passes_testing.hpp>
@@ -87,6 +88,53 @@ TEST_CASE("InferType handles a chain of 100000 lets without a deep native stack"
   CHECK(structural_equal(typed->ret_type, TensorType::make({4}, DataType::float32())));
 }
 
+TEST_CASE("InferType returns a function it typed before unchanged, the same object") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float32]) {
+  %0 = add(%x, %y);
+  %1 = multiply(%0, %x);
+  subtract(%1, %0)
+}
+)");
+  const IRModule once = passes::InferType{}(mod);
+  CHECK_FALSE(once.lookup("main").same_as(mod.lookup("main")));
+  const IRModule twice = passes::InferType{}(once);
+  CHECK(twice.lookup("main").same_as(once.lookup("main")));
+}
+
+TEST_CASE("InferType types calls of many operators in turn, each by its own relation") {
+  // More distinct operators than the inference keeps at hand, called alternately, so that
+  // every lookup of a name it forgot is made again, and a wrong reuse shows as a wrong type.
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2, 3), float32], %m: Tensor[(3, 4), float32]) {
+  let %v0 = add(%x, %x);
+  let %v1 = exp(%v0);
+  let %v2 = matmul(%v1, %m);
+  let %v3 = negative(%v2);
+  let %v4 = multiply(%v3, %v3);
+  let %v5 = sqrt(%v4);
+  let %v6 = subtract(%v5, %v2);
+  let %v7 = matmul(%x, %m);
+  let %v8 = add(%v6, %v7);
+  let %v9 = exp(%v8);
+  transpose(%v9)
+}
+)");
+  const IRModule typed = passes::InferType{}(mod);
+  const auto* main = typed.lookup("main").as<FunctionNode>();
+  REQUIRE(main != nullptr);
+  CHECK(structural_equal(main->ret_type, TensorType::make({4, 2}, DataType::float32())));
+  const auto* let = main->body.as<LetNode>();
+  std::string types;
+  for (; let != nullptr; let = let->body.as<LetNode>()) {
+    types += print(let->var->ty) + ";";
+  }
+  CHECK(types == "Tensor[(2, 3), float32];Tensor[(2, 3), float32];Tensor[(2, 4), float32];"
+                 "Tensor[(2, 4), float32];Tensor[(2, 4), float32];Tensor[(2, 4), float32];"
+                 "Tensor[(2, 4), float32];Tensor[(2, 4), float32];Tensor[(2, 4), float32];"
+                 "Tensor[(2, 4), float32];");
+}
+
 TEST_CASE("InferType reports ill-typed nodes with the types involved") {
   SUBCASE("an annotation that disagrees with the value") {
     // The parser rejects this text already; a program built in C++ can still have it.
@@ -97,6 +145,17 @@ TEST_CASE("InferType reports ill-typed nodes with the types involved") {
     const std::string message = infer_error(mod);
     CHECK(message.find("%a is annotated Tensor[(3, 2), float32]") != std::string::npos);
     CHECK(message.find("Tensor[(2, 3), float32]") != std::string::npos);
+  }
+  SUBCASE("an operator that is not registered, after ones that are") {
+    // The parser rejects unknown operators; a program built in C++ can still call one.
+    const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
+    const Var a = Var::make("a");
+    const Var b = Var::make("b");
+    const Expr body = Let::make(a, Call::make(Op::make("exp"), {x}),
+                                Let::make(b, Call::make(Op::make("add"), {a, x}),
+                                          Call::make(Op::make("no_such_operator"), {b})));
+    const std::string message = infer_error(IRModule{Function::make({x}, body, {}, {}, "main")});
+    CHECK(message.find("unknown operator 'no_such_operator'") != std::string::npos);
   }
   SUBCASE("a declared result type that disagrees with the body") {
     const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));

@@ -27,9 +27,32 @@ CTIR_INLINE Function GraphTypeInference::infer_function(const Function& f) {
 }
 
 CTIR_INLINE Type GraphTypeInference::type_of(const Object* node) const {
-  const Type* type = types_.find(node);
+  if (const Result* done = done_.find(node)) {
+    return done->type;
+  }
+  const Type* type = new_types_.find(node);
   return type == nullptr ? Type() : *type;
 }
+
+namespace type_inference_impl {
+/// Appends the operands of `node` (as append_operands gives them) to `out`, as pointers.
+inline void append_operand_nodes(const Object& node, std::vector<const ExprNode*>& out) {
+  for (const FieldInfo& field : node.type_info().fields) {
+    if (!is_operand_field(field)) {
+      continue;
+    }
+    // An operand field holds expressions (its setter checks it): the cast is safe.
+    if (field.kind == FieldKind::node) {
+      out.push_back(static_cast<const ExprNode*>(field.get(node, field)));
+    } else {
+      const std::size_t size = field.size(node, field);
+      for (std::size_t i = 0; i < size; ++i) {
+        out.push_back(static_cast<const ExprNode*>(field.at(node, field, i)));
+      }
+    }
+  }
+}
+} // namespace type_inference_impl
 
 CTIR_INLINE GraphTypeInference::Result GraphTypeInference::infer(const Expr& root) {
   if (const Result* done = done_.find(root.get())) {
@@ -38,53 +61,59 @@ CTIR_INLINE GraphTypeInference::Result GraphTypeInference::infer(const Expr& roo
   std::vector<Frame> stack;
   // The operands of the frames on the stack, each frame's in one range: a frame's range
   // ends where the next frame's begins, so popping a frame truncates the buffer.
-  std::vector<Expr> kids;
-  const auto push = [&](const Expr& node) {
+  std::vector<const ExprNode*> kids;
+  const auto push = [&](const ExprNode* node) {
     const std::size_t begin = kids.size();
-    append_operands(node, kids);
-    stack.push_back({node, begin, kids.size() - begin, 0});
+    type_inference_impl::append_operand_nodes(*node, kids);
+    stack.push_back({node, begin, kids.size() - begin, 0,
+                     instance_of<LetNode>(*node) || instance_of<FunctionNode>(*node)});
   };
-  push(root);
+  push(root.get());
   while (!stack.empty()) {
     Frame& frame = stack.back();
     if (frame.next < frame.count) {
-      before_child(frame);
-      const Expr kid = kids[frame.begin + frame.next++];
-      if (!kid.defined()) {
-        type_error(frame.node, "an operand is missing (a null expression)");
+      if (frame.scopes) {
+        before_child(frame);
       }
-      if (!done_.contains(kid.get())) {
+      const ExprNode* kid = kids[frame.begin + frame.next++];
+      if (kid == nullptr) {
+        type_error(ref_of(frame.node), "an operand is missing (a null expression)");
+      }
+      if (!done_.contains(kid)) {
         push(kid);
       }
       continue;
     }
-    if (frame.count == 0) {
+    if (frame.count == 0 && frame.scopes) {
       before_child(frame);
     }
-    Result result = finish(frame.node);
-    *types_.try_emplace(frame.node.get()).first = result.type;
-    *types_.try_emplace(result.expr.get()).first = result.type;
-    *done_.try_emplace(frame.node.get()).first = std::move(result);
-    kids.erase(kids.begin() + static_cast<std::ptrdiff_t>(frame.begin), kids.end());
+    const ExprNode* node = frame.node;
+    Result result = finish(ref_of(node));
+    if (result.expr.get() != node) {
+      *new_types_.try_emplace(result.expr.get()).first = result.type;
+    }
+    *done_.try_emplace(node).first = std::move(result);
+    kids.resize(frame.begin);
     stack.pop_back();
   }
   return done_.at(root.get());
 }
 
 CTIR_INLINE void GraphTypeInference::before_child(const Frame& frame) {
-  if (const auto* let = frame.node.as<LetNode>(); let != nullptr && frame.next == 1) {
-    define_let_var(*let);
+  if (instance_of<LetNode>(*frame.node) && frame.next == 1) {
+    define_let_var(static_cast<const LetNode&>(*frame.node));
   }
-  if (const auto* fn = frame.node.as<FunctionNode>(); fn != nullptr && frame.next == 0) {
+  if (instance_of<FunctionNode>(*frame.node) && frame.next == 0) {
+    const auto* fn = static_cast<const FunctionNode*>(frame.node);
     for (std::size_t i = 0; i < fn->params.size(); ++i) {
       const Var& param = fn->params[i];
       if (!param.defined() || !param->ty.defined()) {
-        type_error(param.defined() ? ObjectRef(param) : ObjectRef(frame.node),
+        type_error(param.defined() ? ObjectRef(param) : ObjectRef(ref_of(frame.node)),
                    "parameter " + std::to_string(i) +
                        (param.defined() ? " (%" + param->name + ")" : std::string()) +
                        " has no type; function parameters must be annotated");
       }
-      *types_.try_emplace(param.get()).first = param->ty;
+      *new_types_.try_emplace(param.get()).first = param->ty;
     }
   }
 }
@@ -287,19 +316,33 @@ Expr GraphTypeInference::rebuilt_call(const Ref<Node>& call, bool with_op) const
   return std::move(copy).publish();
 }
 
-CTIR_INLINE std::vector<Type> GraphTypeInference::arg_types(const std::vector<Expr>& args,
-                                                            const Expr& node) const {
-  std::vector<Type> types;
-  types.reserve(args.size());
+CTIR_INLINE const std::vector<Type>& GraphTypeInference::arg_types(const std::vector<Expr>& args,
+                                                                   const Expr& node) {
+  arg_types_.clear();
   for (std::size_t i = 0; i < args.size(); ++i) {
     const Type& type = result_of(args[i]).type;
     if (!type.defined()) {
       // value_type throws; its message is built only then, not for every argument.
       static_cast<void>(value_type(args[i], node, "argument " + std::to_string(i)));
     }
-    types.push_back(type);
+    arg_types_.push_back(type);
   }
-  return types;
+  return arg_types_;
+}
+
+CTIR_INLINE const OpDef& GraphTypeInference::op_def(const OpNode& op, const Call& call) {
+  for (const RecentOp& recent : recent_ops_) {
+    if (recent.def != nullptr && recent.name == op.name) {
+      return *recent.def;
+    }
+  }
+  const OpDef* def = OpRegistry::global().find(op.name);
+  if (def == nullptr) {
+    type_error(call, "unknown operator '" + op.name + "'");
+  }
+  recent_ops_[next_recent_op_] = {op.name, def};
+  next_recent_op_ = (next_recent_op_ + 1) % recent_ops_.size();
+  return *def;
 }
 
 CTIR_INLINE std::string GraphTypeInference::types_text(const std::vector<Type>& types) {
@@ -311,15 +354,12 @@ CTIR_INLINE std::string GraphTypeInference::types_text(const std::vector<Type>& 
 }
 
 CTIR_INLINE GraphTypeInference::Result GraphTypeInference::finish_call(const Call& call) {
-  const std::vector<Type> args = arg_types(call->args, call);
+  const std::vector<Type>& args = arg_types(call->args, call);
   if (const auto* op = call->op.as<OpNode>()) {
-    const OpDef* def = OpRegistry::global().find(op->name);
-    if (def == nullptr) {
-      type_error(call, "unknown operator '" + op->name + "'");
-    }
+    const OpDef& def = op_def(*op, call);
     Type type;
     try {
-      type = def->infer_type(args, call->attrs);
+      type = def.infer_type(args, call->attrs);
     } catch (const Error& error) {
       type_error(call, std::string(error.what()) + " (argument types " + types_text(args) + ")");
     }
@@ -352,7 +392,7 @@ CTIR_INLINE GraphTypeInference::Result GraphTypeInference::finish_call(const Cal
 }
 
 CTIR_INLINE GraphTypeInference::Result GraphTypeInference::finish_call_dps(const CallDps& call) {
-  const std::vector<Type> args = arg_types(call->args, call);
+  const std::vector<Type>& args = arg_types(call->args, call);
   const std::string name = call->func.defined() ? call->func->name : std::string();
   const BaseFunc callee = module_.find(name);
   const auto* prim = callee.as<PrimFuncNode>();

@@ -7,11 +7,16 @@
 #include <ctir/ir/module.hpp>
 #include <ctir/ir/type.hpp>
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+namespace ctir {
+struct OpDef;
+} // namespace ctir
 
 namespace ctir::passes::detail {
 
@@ -44,12 +49,15 @@ private:
     Type type;
   };
   /// A node on the explicit stack; its operands are `kids[begin, begin + count)` of the
-  /// buffer the stack shares (no vector per node).
+  /// buffer the stack shares (no vector per node). The input graph, which the caller
+  /// holds, keeps them alive: plain pointers, no reference counting per operand.
   struct Frame {
-    Expr node;
+    const ExprNode* node = nullptr;
     std::size_t begin = 0;
     std::size_t count = 0;
     std::size_t next = 0;
+    /// A let or a function: something comes into scope before one of its children.
+    bool scopes = false;
   };
 
   const IRModule& module_;
@@ -57,9 +65,22 @@ private:
   // Flat tables: one entry per node of functions of up to millions of nodes, where a
   // node-based map costs an allocation per entry and cache misses per lookup.
   ctir::detail::PointerMap<Result> done_;
-  ctir::detail::PointerMap<Type> types_;
+  /// The types of the nodes that are not input nodes: rebuilt nodes, typed variables and
+  /// the parameters (an input node's type is in done_). Only the parameters when nothing
+  /// changes, as on a module inferred before.
+  ctir::detail::PointerMap<Type> new_types_;
   /// Let-bound variables that received a type: the old variable to the new one.
   ctir::detail::PointerMap<Var> renamed_;
+  /// The operators looked up last (a call has an operator node of its own, and a
+  /// function calls few operators): name and definition, replaced in turn.
+  struct RecentOp {
+    std::string name;
+    const OpDef* def = nullptr;
+  };
+  std::array<RecentOp, 4> recent_ops_{};
+  std::size_t next_recent_op_ = 0;
+  /// The argument types of the call being finished (one buffer, no vector per call).
+  std::vector<Type> arg_types_;
 
   Result infer(const Expr& root);
 
@@ -83,7 +104,11 @@ private:
   template <class Node>
   Expr rebuilt_call(const Ref<Node>& call, bool with_op) const;
 
-  std::vector<Type> arg_types(const std::vector<Expr>& args, const Expr& node) const;
+  /// Fills arg_types_ with the types of `args`, which must be values.
+  const std::vector<Type>& arg_types(const std::vector<Expr>& args, const Expr& node);
+
+  /// The registered definition of operator `op`, called by `call`.
+  const OpDef& op_def(const OpNode& op, const Call& call);
 
   static std::string types_text(const std::vector<Type>& types);
 
