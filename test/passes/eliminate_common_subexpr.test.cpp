@@ -39,6 +39,31 @@ TEST_CASE("EliminateCommonSubexpr shares the very node of the first call") {
   CHECK(call->args[1].same_as(first));
 }
 
+TEST_CASE("EliminateCommonSubexpr tells calls apart by their operator's name") {
+  // Each call has an operator node of its own: calls of one operator are one computation,
+  // calls of two operators on the same operands are two, whatever the hash table's order.
+  const Var x = Var::make("x", TensorType::make({2}, DataType::float32()));
+  const Var y = Var::make("y", TensorType::make({2}, DataType::float32()));
+  std::vector<Expr> calls;
+  for (const char* name : {"add", "multiply", "subtract", "add", "multiply", "subtract"}) {
+    calls.push_back(Call::make(Op::make(name), {x, y}));
+  }
+  const Function f = Function::make({x, y}, Tuple::make(calls));
+  const Function out = passes::eliminate_common_subexpr(f);
+  const auto* tuple = out->body.as<TupleNode>();
+  REQUIRE(tuple != nullptr);
+  REQUIRE(tuple->fields.size() == 6);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(tuple->fields[i + 3].same_as(tuple->fields[i]));
+    for (std::size_t j = 0; j < i; ++j) {
+      CHECK_FALSE(tuple->fields[i].same_as(tuple->fields[j]));
+    }
+  }
+  CHECK(tuple->fields[0].as<CallNode>()->op.as<OpNode>()->name == "add");
+  CHECK(tuple->fields[1].as<CallNode>()->op.as<OpNode>()->name == "multiply");
+  CHECK(tuple->fields[2].as<CallNode>()->op.as<OpNode>()->name == "subtract");
+}
+
 TEST_CASE("EliminateCommonSubexpr does not reuse a variable outside its let") {
   // The first exp(%x) is bound to %inner inside the value of %v's let; after that let,
   // the second exp(%x) may share the call node but never use the out-of-scope %inner.

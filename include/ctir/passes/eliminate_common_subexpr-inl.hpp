@@ -287,9 +287,22 @@ private:
            e.dynamic_type_index() == CallDpsNode::type_index;
   }
 
-  /// Whether operands are equal: the same node, or structurally equal.
+  /// Whether operands are equal: the same node, or structurally equal. Each call has an
+  /// operator node of its own, whose only compared field is its name: compared here
+  /// without the structural engine.
   static bool same_operand(const ObjectRef& a, const ObjectRef& b) {
-    return a.same_as(b) || (a.defined() && b.defined() && structural_equal(a, b));
+    if (a.same_as(b)) {
+      return true;
+    }
+    if (!a.defined() || !b.defined()) {
+      return false;
+    }
+    const auto* op_a = a.as<OpNode>();
+    const auto* op_b = b.as<OpNode>();
+    if (op_a != nullptr || op_b != nullptr) {
+      return op_a != nullptr && op_b != nullptr && op_a->name == op_b->name;
+    }
+    return structural_equal(a, b);
   }
   static bool same_operands(const std::vector<Expr>& a, const std::vector<Expr>& b) {
     if (a.size() != b.size()) {
@@ -326,6 +339,11 @@ private:
   std::uint64_t hash_of(const Expr& e) {
     if (!e.defined()) {
       return 0;
+    }
+    if (const auto* op = e.as<OpNode>()) {
+      // One operator node per call: hashed by name (as equality compares them, above),
+      // not entered in the table.
+      return hash_combine(OpNode::type_index, hash_bytes(op->name));
     }
     if (const auto* known = hashes_.find(e.get())) {
       return known->second;
