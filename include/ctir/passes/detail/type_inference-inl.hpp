@@ -296,12 +296,10 @@ CTIR_INLINE GraphTypeInference::Result GraphTypeInference::finish(const Expr& e)
 
 template <class Node>
 Expr GraphTypeInference::rebuilt_call(const Ref<Node>& call, bool with_op) const {
-  bool changed = false;
+  // arg_types, just called for this call, saw whether an argument changed.
+  bool changed = args_changed_;
   if constexpr (std::is_same_v<Node, CallNode>) {
-    changed = with_op && !updated(call->op).same_as(call->op);
-  }
-  for (const Expr& arg : call->args) {
-    changed = changed || !updated(arg).same_as(arg);
+    changed = changed || (with_op && !updated(call->op).same_as(call->op));
   }
   if (!changed) {
     return call;
@@ -319,8 +317,11 @@ Expr GraphTypeInference::rebuilt_call(const Ref<Node>& call, bool with_op) const
 CTIR_INLINE const std::vector<Type>& GraphTypeInference::arg_types(const std::vector<Expr>& args,
                                                                    const Expr& node) {
   arg_types_.clear();
+  args_changed_ = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const Type& type = result_of(args[i]).type;
+    const Result& result = result_of(args[i]);
+    args_changed_ = args_changed_ || !result.expr.same_as(args[i]);
+    const Type& type = result.type;
     if (!type.defined()) {
       // value_type throws; its message is built only then, not for every argument.
       static_cast<void>(value_type(args[i], node, "argument " + std::to_string(i)));

@@ -79,8 +79,10 @@ private:
   };
   std::array<RecentOp, 4> recent_ops_{};
   std::size_t next_recent_op_ = 0;
-  /// The argument types of the call being finished (one buffer, no vector per call).
+  /// The argument types of the call being finished (one buffer, no vector per call), and
+  /// whether any of its arguments was rebuilt.
   std::vector<Type> arg_types_;
+  bool args_changed_ = false;
 
   Result infer(const Expr& root);
 
@@ -100,11 +102,12 @@ private:
 
   Result finish(const Expr& e);
 
-  /// `call` with its operands replaced by their new versions (itself when none changed).
+  /// `call` with its operands replaced by their new versions (itself when none changed);
+  /// called right after arg_types(call->args).
   template <class Node>
   Expr rebuilt_call(const Ref<Node>& call, bool with_op) const;
 
-  /// Fills arg_types_ with the types of `args`, which must be values.
+  /// Fills arg_types_ with the types of `args`, which must be values, and args_changed_.
   const std::vector<Type>& arg_types(const std::vector<Expr>& args, const Expr& node);
 
   /// The registered definition of operator `op`, called by `call`.
