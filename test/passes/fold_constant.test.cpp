@@ -113,6 +113,45 @@ TEST_CASE("FoldConstant rewrites a shared node once and keeps it shared") {
   CHECK(sum->args[1].is<ConstantNode>());
 }
 
+TEST_CASE("FoldConstant returns a function with neither literals nor projections as it is") {
+  // The shapes in the types are literals too, and do not count: nothing can fold here.
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(2, 3), float32]) {
+  let %a = add(%x, %y);
+  %0 = multiply(%a, %x);
+  %1 = (%0, %a);
+  subtract(%0, %a)
+}
+)");
+  const Function f = downcast<FunctionNode>(mod.lookup("main"));
+  CHECK(passes::fold_constant(f, mod).same_as(f));
+}
+
+TEST_CASE("FoldConstant folds a projection of a tuple though the function has no literal") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float32]) {
+  %0 = (%x, add(%x, %y));
+  %0.0
+}
+)");
+  const Function f = downcast<FunctionNode>(mod.lookup("main"));
+  const Function folded = passes::fold_constant(f, mod);
+  CHECK(folded->body.same_as(f->params[0]));
+}
+
+TEST_CASE("FoldConstant folds where the only literal is a scalar operand") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), float32]) {
+  add(%x, multiply(2f, 3f))
+}
+)");
+  const Function f = downcast<FunctionNode>(mod.lookup("main"));
+  const Function folded = passes::fold_constant(f, mod);
+  const auto* sum = folded->body.as<CallNode>();
+  REQUIRE(sum != nullptr);
+  CHECK(sum->args[1].is<ConstantNode>());
+}
+
 TEST_CASE("FoldConstant folds inside 20000 nested typed closures, not in their types") {
   const Function f = passes::infer_type(nested_closures(20000, [](const Var&) {
     const Expr two = Constant::make(TensorData::from_doubles(DataType::float32(), {2}, {1, 2}));

@@ -60,13 +60,24 @@ public:
   }
 
   Function run(const Function& f) {
-    walk(f, [this](const Let& let) {
-      if (is_constant_operand(let->value)) {
-        constants_.try_emplace(let->var.get(), let->value);
-      } else if (let->value.defined()) {
-        value_vars_.insert(let->value.get(), let->var.get());
-      }
-    });
+    // Every fold starts from a literal (a constant or a scalar literal, outside types) or
+    // a projection: a function with neither is returned as it is, without the map.
+    bool foldable = false;
+    walk(f, not_into<Type>(callbacks(
+                [this](const Let& let) {
+                  if (is_constant_operand(let->value)) {
+                    constants_.try_emplace(let->var.get(), let->value);
+                  } else if (let->value.defined()) {
+                    value_vars_.insert(let->value.get(), let->var.get());
+                  }
+                },
+                [&foldable](const Constant&) { foldable = true; },
+                [&foldable](const IntImm&) { foldable = true; },
+                [&foldable](const FloatImm&) { foldable = true; },
+                [&foldable](const TupleGetItem&) { foldable = true; })));
+    if (!foldable) {
+      return f;
+    }
     // Types are not entered: no let-bound variable is used in one, and a typed closure's
     // type holds the types of all the closures it returns.
     return map(f, not_into<Type>(callbacks(
