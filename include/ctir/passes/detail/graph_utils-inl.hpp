@@ -180,20 +180,9 @@ CTIR_INLINE void append_operands(const Expr& e, std::vector<Expr>& out) {
   if (!e.defined()) {
     return;
   }
-  const Object& node = *e;
-  for (const FieldInfo& field : node.type_info().fields) {
-    if (!is_operand_field(field)) {
-      continue;
-    }
-    if (field.kind == FieldKind::node) {
-      out.push_back(downcast<ExprNode>(ObjectRef::borrow(field.get(node, field))));
-    } else {
-      const std::size_t size = field.size(node, field);
-      for (std::size_t i = 0; i < size; ++i) {
-        out.push_back(downcast<ExprNode>(ObjectRef::borrow(field.at(node, field, i))));
-      }
-    }
-  }
+  for_each_operand(*e, [&out](const Object* operand) {
+    out.push_back(downcast<ExprNode>(ObjectRef::borrow(operand)));
+  });
 }
 
 CTIR_INLINE std::vector<Expr> operands(const Expr& e) {

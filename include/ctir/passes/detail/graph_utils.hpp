@@ -51,6 +51,26 @@ bool is_operand_field(const FieldInfo& field) noexcept;
 /// call_dps, and any node type with an ir.Expr field); everything else is a leaf.
 bool is_composite(const Expr& e);
 
+/// Calls `f(operand)` for each operand of `node` (a `const Object*`, null where one is
+/// missing) in the order `operands` gives them: the one walk over the operand fields that
+/// `operands`, `append_operands` and type inference share.
+template <class F>
+void for_each_operand(const Object& node, F&& f) {
+  for (const FieldInfo& field : node.type_info().fields) {
+    if (!is_operand_field(field)) {
+      continue;
+    }
+    if (field.kind == FieldKind::node) {
+      f(field.get(node, field));
+    } else {
+      const std::size_t size = field.size(node, field);
+      for (std::size_t i = 0; i < size; ++i) {
+        f(field.at(node, field, i));
+      }
+    }
+  }
+}
+
 /// The operands of a composite node, in field order, which is evaluation order: a call's
 /// callee then its arguments, a let's value then its body, an if's condition then its
 /// branches, a closure's body.

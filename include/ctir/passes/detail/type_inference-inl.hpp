@@ -34,26 +34,6 @@ CTIR_INLINE Type GraphTypeInference::type_of(const Object* node) const {
   return type == nullptr ? Type() : *type;
 }
 
-namespace type_inference_impl {
-/// Appends the operands of `node` (as append_operands gives them) to `out`, as pointers.
-inline void append_operand_nodes(const Object& node, std::vector<const ExprNode*>& out) {
-  for (const FieldInfo& field : node.type_info().fields) {
-    if (!is_operand_field(field)) {
-      continue;
-    }
-    // An operand field holds expressions (its setter checks it): the cast is safe.
-    if (field.kind == FieldKind::node) {
-      out.push_back(static_cast<const ExprNode*>(field.get(node, field)));
-    } else {
-      const std::size_t size = field.size(node, field);
-      for (std::size_t i = 0; i < size; ++i) {
-        out.push_back(static_cast<const ExprNode*>(field.at(node, field, i)));
-      }
-    }
-  }
-}
-} // namespace type_inference_impl
-
 CTIR_INLINE GraphTypeInference::Result GraphTypeInference::infer(const Expr& root) {
   if (const Result* done = done_.find(root.get())) {
     return *done;
@@ -64,7 +44,10 @@ CTIR_INLINE GraphTypeInference::Result GraphTypeInference::infer(const Expr& roo
   std::vector<const ExprNode*> kids;
   const auto push = [&](const ExprNode* node) {
     const std::size_t begin = kids.size();
-    type_inference_impl::append_operand_nodes(*node, kids);
+    // An operand field holds expressions (its setter checks it): the cast is safe.
+    for_each_operand(*node, [&kids](const Object* operand) {
+      kids.push_back(static_cast<const ExprNode*>(operand));
+    });
     stack.push_back({node, begin, kids.size() - begin, 0,
                      instance_of<LetNode>(*node) || instance_of<FunctionNode>(*node)});
   };
