@@ -80,6 +80,55 @@ TEST_CASE("a shape variable whose definition changes is one new variable in ever
   CHECK(dim_of(expected->params[0]).same_as(dim_of(expected->params[1])));
 }
 
+TEST_CASE("uses of a variable whose definition changes stand for the new one beside changed "
+          "siblings") {
+  // n and i become int64 variables; uses of them sit next to each other and next to literals
+  // the map also changes, before and after definitions are rebuilt.
+  Var n = Var::make("n", DataType::int32());
+  Var A = Var::make("A", TensorType::make({n}, DataType::int32()));
+  Var i = Var::make("i", DataType::int32());
+  Stmt body = SeqStmt::make({
+      TensorStore::make(A, {i}, Select::make(i + 1, n + n, n * 1)),
+      TensorStore::make(A, {n}, Cast::make(DataType::int32(), i + n + 1)),
+  });
+  PrimFunc func = PrimFunc::make("f", {A}, For::make(i, 0, n + 1, body));
+  runtime::Callbacks cbs;
+  cbs.on("ir.PrimType",
+         [](const ObjectRef&) -> ObjectRef { return PrimType::make(DataType::int64()); });
+  cbs.on("ir.IntImm", [](const ObjectRef& imm) -> MapResult<Object> {
+    if (imm.as<IntImmNode>()->value == 1) {
+      return IntImm::make(2);
+    }
+    return unchanged;
+  });
+  ObjectRef out = runtime::map(func, cbs);
+  ObjectRef expected =
+      map(func, [](const PrimType&) -> Type { return PrimType::make(DataType::int64()); });
+  expected = map(expected, [](const IntImm& imm) -> MapResult<PrimExpr> {
+    if (imm->value == 1) {
+      return IntImm::make(2);
+    }
+    return unchanged;
+  });
+  CHECK(structural_equal(out, expected));
+  // No use of the old variables is left, and every use of n is the one new n.
+  std::size_t old_uses = 0;
+  std::vector<const Object*> new_ns;
+  runtime::Callbacks vars;
+  vars.on("ir.Var", [&](const ObjectRef& v) {
+    old_uses += v.same_as(n) || v.same_as(i) ? 1U : 0U;
+    if (v.as<VarNode>()->name == "n") {
+      new_ns.push_back(v.get());
+    }
+  });
+  runtime::walk(out, vars);
+  CHECK(old_uses == 0);
+  REQUIRE(new_ns.size() >= 7);
+  for (const Object* use : new_ns) {
+    CHECK(use == new_ns.front());
+  }
+}
+
 TEST_CASE("the runtime map returns the same object when nothing changed") {
   AddOne add_one;
   runtime::Callbacks keep;

@@ -93,17 +93,24 @@ public:
     if (what == runtime_map_site::idle) {
       return ObjectRef();
     }
-    return map_node(root, DefRegionKind::none, type, what).take();
+    mapped_ref result = map_node(root, DefRegionKind::none, type, what);
+    note_remapped();
+    return result.take();
   }
 
 private:
   static constexpr std::uint32_t cache_size = 128;
 
-  /// A changed child: its position among its parent's children, and its result.
+  /// A changed child: its position among its parent's children, and its result. A variable
+  /// at a use whose site does nothing else (a pure use) is not counted: its change is marked
+  /// with `use_position` and the original variable, so that uses can be passed over by the
+  /// filter while no definition has been rebuilt (see note_remapped).
   struct change {
     std::uint32_t position;
+    const Object* original;
     mapped_ref result;
   };
+  static constexpr std::uint32_t use_position = 1U << 31;
 
   CTIR_DETAIL_ALWAYS_INLINE const runtime_map_entry& lookup(const Object& node) {
     const std::uint32_t index = node.dynamic_type_index();
@@ -148,8 +155,28 @@ private:
           (matched ? runtime_map_site::matched : 0U) | (use ? runtime_map_site::use : 0U) |
           (info.is_variable && !use_site && !idle ? runtime_map_site::def : 0U) |
           (once && !idle ? runtime_map_site::shared : 0U));
-      if (idle) {
+      // A pure use can only change once a definition was rebuilt: until then it is
+      // passed over like an idle child (it is not counted either way).
+      const bool pure_use = use && !matched && !(once && !idle);
+      if (idle || (pure_use && uses_filtered_)) {
         slot.skip = static_cast<std::uint8_t>(slot.skip | (1U << static_cast<unsigned>(region)));
+      }
+    }
+  }
+
+  /// Once a definition was rebuilt, a variable at a use may stand for a new one: the filter
+  /// stops passing over pure uses. Called after every step that can rebuild a definition.
+  CTIR_DETAIL_ALWAYS_INLINE void note_remapped() {
+    if (uses_filtered_ && !this->remap_.empty()) [[unlikely]] {
+      unfilter_uses();
+    }
+  }
+  CTIR_DETAIL_NOINLINE void unfilter_uses() {
+    uses_filtered_ = false;
+    for (std::uint32_t slot = 0; slot < cache_size; ++slot) {
+      if (entries_[slot].index == filter_[slot].index &&
+          entries_[slot].site[0] == runtime_map_site::use) {
+        filter_[slot].skip = static_cast<std::uint8_t>(filter_[slot].skip & ~1U);
       }
     }
   }
@@ -168,10 +195,10 @@ private:
     if (what == runtime_map_site::idle) {
       return true;
     }
-    ++mapper.position_;
-    if (what == runtime_map_site::use && mapper.remap_.empty()) {
-      return true;
+    if (what == runtime_map_site::use) [[unlikely]] {
+      return mapper.map_use(node);
     }
+    ++mapper.position_;
     if (what == runtime_map_site::descend) {
       return mapper.descend(node, region, type);
     }
@@ -205,13 +232,21 @@ private:
     return true;
   }
 
+  /// A pure use met while definitions may have been rebuilt: the new variable, if any.
+  CTIR_DETAIL_NOINLINE bool map_use(const Object& node) {
+    if (const ObjectRef* fresh = this->remapped(node)) {
+      changes_.push_back(change{position_ | use_position, &node, mapped_ref(*fresh)});
+    }
+    return true;
+  }
+
   /// descend() once some children changed: out of line, so that descend() keeps few
   /// registers.
   CTIR_DETAIL_NOINLINE void rebuild_child(const Object& node, DefRegionKind region,
                                           std::size_t base) {
     mapped_ref result = rebuild(node, region, base);
     if (result.defined()) {
-      changes_.push_back(change{position_ - 1, std::move(result)});
+      changes_.push_back(change{position_ - 1, &node, std::move(result)});
     }
   }
 
@@ -219,8 +254,9 @@ private:
   CTIR_DETAIL_NOINLINE bool map_child(const Object& node, DefRegionKind region,
                                       const runtime_map_entry& type, std::uint8_t what) {
     mapped_ref result = map_node(node, region, type, what);
+    note_remapped();
     if (result.defined()) {
-      changes_.push_back(change{position_ - 1, std::move(result)});
+      changes_.push_back(change{position_ - 1, &node, std::move(result)});
     }
     return true;
   }
@@ -326,8 +362,18 @@ private:
     CTIR_DETAIL_ALWAYS_INLINE mapped_ref* operator()(const Object& child, const FieldInfo& field) {
       const DefRegionKind inner = child_region(region, field.def_kind);
       auto& changes = mapper.changes_;
-      if (mapper.lookup(child).site[static_cast<std::size_t>(inner)] == runtime_map_site::idle ||
-          next == changes.size() || changes[next].position != position++) {
+      const std::uint8_t what = mapper.lookup(child).site[static_cast<std::size_t>(inner)];
+      if (what == runtime_map_site::idle) {
+        return nullptr;
+      }
+      if (what == runtime_map_site::use) {
+        if (next == changes.size() || changes[next].position != (position | use_position) ||
+            changes[next].original != &child) {
+          return nullptr;
+        }
+        return &changes[next++].result;
+      }
+      if (next == changes.size() || changes[next].position != position++) {
         return nullptr;
       }
       return &changes[next++].result;
@@ -450,6 +496,7 @@ private:
     ObjectRef rebuilt(std::move(copy));
     if (region != DefRegionKind::none && node.type_info().is_variable) {
       this->remap_.emplace(&node, rebuilt);
+      note_remapped();
     }
     return mapped_ref(std::move(rebuilt));
   }
@@ -519,6 +566,8 @@ private:
   std::shared_ptr<const reach_table> reach_;
   /// The position of the next child of the node whose children are being mapped.
   std::uint32_t position_ = 0;
+  /// Whether the filter passes over pure uses (no definition rebuilt yet).
+  bool uses_filtered_ = true;
   std::array<runtime_map_entry, cache_size> entries_{};
   std::array<ChildVisitor::FilterSlot, cache_size> filter_{};
   /// The capacity of a finished map's stack of changes, kept for the thread's next map: a
