@@ -82,19 +82,26 @@ TEST_CASE("a shape variable whose definition changes is one new variable in ever
 
 TEST_CASE("uses of a variable whose definition changes stand for the new one beside changed "
           "siblings") {
-  // n and i become int64 variables; uses of them sit next to each other and next to literals
-  // the map also changes, before and after definitions are rebuilt.
+  // n and i become int64 variables (k stays int16); uses of them sit next to each other and
+  // next to literals the map also changes, before and after definitions are rebuilt.
   Var n = Var::make("n", DataType::int32());
+  Var k = Var::make("k", DataType::int16());
   Var A = Var::make("A", TensorType::make({n}, DataType::int32()));
   Var i = Var::make("i", DataType::int32());
   Stmt body = SeqStmt::make({
       TensorStore::make(A, {i}, Select::make(i + 1, n + n, n * 1)),
       TensorStore::make(A, {n}, Cast::make(DataType::int32(), i + n + 1)),
+      TensorStore::make(A, {i}, Cast::make(DataType::int32(), Select::make(k, k + n, n + k))),
   });
-  PrimFunc func = PrimFunc::make("f", {A}, For::make(i, 0, n + 1, body));
+  PrimFunc func = PrimFunc::make("f", {k, A}, For::make(i, 0, n + 1, body));
+  const auto widen = [](const PrimTypeNode& type) { return type.dtype == DataType::int32(); };
   runtime::Callbacks cbs;
-  cbs.on("ir.PrimType",
-         [](const ObjectRef&) -> ObjectRef { return PrimType::make(DataType::int64()); });
+  cbs.on("ir.PrimType", [&](const ObjectRef& type) -> MapResult<Object> {
+    if (widen(*type.as<PrimTypeNode>())) {
+      return PrimType::make(DataType::int64());
+    }
+    return unchanged;
+  });
   cbs.on("ir.IntImm", [](const ObjectRef& imm) -> MapResult<Object> {
     if (imm.as<IntImmNode>()->value == 1) {
       return IntImm::make(2);
@@ -102,8 +109,12 @@ TEST_CASE("uses of a variable whose definition changes stand for the new one bes
     return unchanged;
   });
   ObjectRef out = runtime::map(func, cbs);
-  ObjectRef expected =
-      map(func, [](const PrimType&) -> Type { return PrimType::make(DataType::int64()); });
+  ObjectRef expected = map(func, [&](const PrimType& type) -> MapResult<Type> {
+    if (widen(*type)) {
+      return PrimType::make(DataType::int64());
+    }
+    return unchanged;
+  });
   expected = map(expected, [](const IntImm& imm) -> MapResult<PrimExpr> {
     if (imm->value == 1) {
       return IntImm::make(2);
@@ -111,19 +122,22 @@ TEST_CASE("uses of a variable whose definition changes stand for the new one bes
     return unchanged;
   });
   CHECK(structural_equal(out, expected));
-  // No use of the old variables is left, and every use of n is the one new n.
+  // No use of the old n and i is left, every use of n is the one new n, and k is kept.
   std::size_t old_uses = 0;
+  std::size_t k_uses = 0;
   std::vector<const Object*> new_ns;
   runtime::Callbacks vars;
   vars.on("ir.Var", [&](const ObjectRef& v) {
     old_uses += v.same_as(n) || v.same_as(i) ? 1U : 0U;
+    k_uses += v.same_as(k) ? 1U : 0U;
     if (v.as<VarNode>()->name == "n") {
       new_ns.push_back(v.get());
     }
   });
   runtime::walk(out, vars);
   CHECK(old_uses == 0);
-  REQUIRE(new_ns.size() >= 7);
+  CHECK(k_uses == 4); // its parameter and three uses
+  REQUIRE(new_ns.size() >= 9);
   for (const Object* use : new_ns) {
     CHECK(use == new_ns.front());
   }

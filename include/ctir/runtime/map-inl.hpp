@@ -102,12 +102,12 @@ private:
   static constexpr std::uint32_t cache_size = 128;
 
   /// A changed child: its position among its parent's children, and its result. A variable
-  /// at a use whose site does nothing else (a pure use) is not counted: its change is marked
-  /// with `use_position` and the original variable, so that uses can be passed over by the
-  /// filter while no definition has been rebuilt (see note_remapped).
+  /// at a use whose site does nothing else (a pure use) is not counted, so that uses can be
+  /// passed over by the filter while no definition has been rebuilt (see note_remapped): its
+  /// change is marked with `use_position` and is the variable's entry in the remap table.
+  /// (Sixteen bytes: the stack's size is taken per node.)
   struct change {
     std::uint32_t position;
-    const Object* original;
     mapped_ref result;
   };
   static constexpr std::uint32_t use_position = 1U << 31;
@@ -235,7 +235,7 @@ private:
   /// A pure use met while definitions may have been rebuilt: the new variable, if any.
   CTIR_DETAIL_NOINLINE bool map_use(const Object& node) {
     if (const ObjectRef* fresh = this->remapped(node)) {
-      changes_.push_back(change{position_ | use_position, &node, mapped_ref(*fresh)});
+      changes_.push_back(change{position_ | use_position, mapped_ref(*fresh)});
     }
     return true;
   }
@@ -246,7 +246,7 @@ private:
                                           std::size_t base) {
     mapped_ref result = rebuild(node, region, base);
     if (result.defined()) {
-      changes_.push_back(change{position_ - 1, &node, std::move(result)});
+      changes_.push_back(change{position_ - 1, std::move(result)});
     }
   }
 
@@ -256,7 +256,7 @@ private:
     mapped_ref result = map_node(node, region, type, what);
     note_remapped();
     if (result.defined()) {
-      changes_.push_back(change{position_ - 1, &node, std::move(result)});
+      changes_.push_back(change{position_ - 1, std::move(result)});
     }
     return true;
   }
@@ -367,8 +367,12 @@ private:
         return nullptr;
       }
       if (what == runtime_map_site::use) {
-        if (next == changes.size() || changes[next].position != (position | use_position) ||
-            changes[next].original != &child) {
+        // Uses met at one position are told apart by their variables' new ones.
+        if (next == changes.size() || changes[next].position != (position | use_position)) {
+          return nullptr;
+        }
+        const ObjectRef* fresh = mapper.remapped(child);
+        if (fresh == nullptr || fresh->get() != changes[next].result.get()) {
           return nullptr;
         }
         return &changes[next++].result;
