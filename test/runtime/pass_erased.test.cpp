@@ -15,6 +15,7 @@
 
 #include "../pass/parallel_testing.hpp"
 
+#include <array>
 #include <string>
 #include <thread>
 #include <vector>
@@ -328,9 +329,11 @@ TEST_CASE("runtime: two threads with different contexts run runtime pipelines co
   });
   const Pass pipeline = sequential({record, gated});
   const IRModule input = sample_module();
-  std::vector<std::int64_t> seen(2, -1);
-  std::vector<bool> gated_ran(2, false);
-  std::vector<std::size_t> timed(2, 0);
+  // One element per thread; std::array<bool> rather than std::vector<bool>, whose elements
+  // share words, so that the two threads never write the same memory.
+  std::array<std::int64_t, 2> seen{-1, -1};
+  std::array<bool, 2> gated_ran{false, false};
+  std::array<std::size_t, 2> timed{0, 0};
   const auto work = [&](std::size_t slot, int opt_level) {
     TimingInstrument timing;
     PassContext ctx{{.opt_level = opt_level, .instruments = {timing}}};
