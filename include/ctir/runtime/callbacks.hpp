@@ -362,20 +362,14 @@ struct runtime_set {
   const runtime::Callbacks* callbacks;
 
   template <class C>
-  static constexpr std::size_t first_match() noexcept {
-    return npos;
-  }
+  static constexpr std::size_t first_match_v = npos;
   template <class C>
   static constexpr bool handles_v = false;
   struct matcher {
     template <class T>
-    static constexpr bool direct() noexcept {
-      return true;
-    }
+    static constexpr bool direct_v = true;
     template <class T>
-    static constexpr bool opaque() noexcept {
-      return false;
-    }
+    static constexpr bool opaque_v = false;
   };
 
   bool matches_dynamic(const Object& node) const noexcept {

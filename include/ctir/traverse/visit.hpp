@@ -133,7 +133,7 @@ private:
         return false;
       }
     }
-    constexpr std::size_t k = Set::template first_match<C>();
+    constexpr std::size_t k = Set::template first_match_v<C>;
     if constexpr (k != npos) {
       using P = typename set_payload<Set, static_visitor>::type;
       const DefRegionKind saved = region_;
@@ -188,7 +188,7 @@ private:
   void push_field(const C& node, DefRegionKind region) {
     using F = field_type_t<C, I>;
     if constexpr (is_child_field_v<F>) {
-      if constexpr (table::template may_contain<typename F::element_type>()) {
+      if constexpr (table::template may_contain_v<typename F::element_type>) {
         const DefRegionKind inner = child_region(region, F::def_kind);
         if constexpr (F::kind == FieldKind::node) {
           if (const auto* child = F::get(node).get()) {

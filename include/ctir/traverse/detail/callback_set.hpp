@@ -90,47 +90,36 @@ struct bound_callback<Kind, F, type_list<Ts...>, Position, type_list<Xs...>, typ
 
   F* fn;
 
-  /// Whether type C is left out (it is or derives from an excluded or opaque type).
-  template <class C>
-  static constexpr bool excluded() noexcept {
-    return (std::is_base_of_v<Xs, C> || ...) || opaque<C>();
-  }
-  static bool excluded_dynamic(const Object& object) noexcept {
-    return (instance_of<Xs>(object) || ...) || (instance_of<Os>(object) || ...);
-  }
+  // The compile-time predicates are variable templates over the compiler's own trait
+  // builtins: a traversal asks them for every type of its graph, and a variable template
+  // costs a compiler a fraction of a function template's instantiation and constant call.
+
   /// Whether the traversal must not enter a node of type C (not_into).
   template <class C>
-  static constexpr bool opaque() noexcept {
-    return (std::is_base_of_v<Os, C> || ...);
+  static constexpr bool opaque_v = (std::is_base_of_v<Os, C> || ...);
+  /// Whether type C is left out (it is or derives from an excluded or opaque type).
+  template <class C>
+  static constexpr bool excluded_v = (std::is_base_of_v<Xs, C> || ...) || opaque_v<C>;
+  static bool excluded_dynamic(const Object& object) noexcept {
+    return (instance_of<Xs>(object) || ...) || (instance_of<Os>(object) || ...);
   }
 
   /// Whether a node of concrete static type C is matched.
   template <class C>
-  static constexpr bool matches() noexcept {
-    if constexpr (excluded<C>()) {
-      return false;
-    } else if constexpr (is_def_region) {
-      return is_variable_node_v<C> && (std::is_base_of_v<Ts, C> || ...);
-    } else {
-      return (std::is_base_of_v<Ts, C> || ...);
-    }
-  }
+  static constexpr bool matches_v = !excluded_v<C> && (std::is_base_of_v<Ts, C> || ...) &&
+                                    (!is_def_region || is_variable_node_v<C>);
 
   /// For an abstract field type E: whether a node of a subtype of E that is not known at
   /// compile time (registered at run time) could be matched, so the field must be entered.
+  /// A matched type below E that is not final, or final but outside E's family (a node kind
+  /// declared outside the IR, dispatched at run time), may hide in a field of type E.
   template <class E>
-  static constexpr bool may_match_unknown_subtype() noexcept {
-    if constexpr (is_def_region || excluded<E>()) {
-      return false;
-    } else {
-      // A matched type below E that is not final, or final but outside E's family (a node
-      // kind declared outside the IR, dispatched at run time), may hide in a field of type E.
-      return ((std::is_base_of_v<Ts, E> ||
-               (std::is_base_of_v<E, Ts> &&
-                (!std::is_final_v<Ts> || !list_contains_v<Ts, family_t<E>>))) ||
-              ...);
-    }
-  }
+  static constexpr bool may_match_unknown_subtype_v =
+      !is_def_region && !excluded_v<E> &&
+      ((std::is_base_of_v<Ts, E> ||
+        (std::is_base_of_v<E, Ts> &&
+         (!std::is_final_v<Ts> || !list_contains_v<Ts, family_t<E>>))) ||
+       ...);
 
   /// Whether a node of any dynamic type (one registered at run time included) is matched.
   static bool matches_dynamic(const Object& object) noexcept {
@@ -475,6 +464,30 @@ struct same_opaque_types<B0, B...>
     : std::bool_constant<(std::is_same_v<typename B0::opaque_types, typename B::opaque_types> &&
                           ...)> {};
 
+/// The position of the first true entry before the last (a sentinel), or npos.
+template <std::size_t N>
+constexpr std::size_t first_true(const bool (&hits)[N]) noexcept {
+  for (std::size_t i = 0; i + 1 < N; ++i) {
+    if (hits[i]) {
+      return i;
+    }
+  }
+  return npos;
+}
+
+/// A matcher's hit test, chosen by whether the type is abstract, so that only one of the
+/// two predicates is instantiated per type.
+template <bool Abstract>
+struct direct_hit {
+  template <class Set, class T>
+  static constexpr bool value = Set::template handles_v<T>;
+};
+template <>
+struct direct_hit<true> {
+  template <class Set, class T>
+  static constexpr bool value = Set::template unknown_subtype_v<T>;
+};
+
 /// The bound callbacks of one traversal and its compile-time match table.
 template <class Tuple>
 struct callback_set;
@@ -486,23 +499,10 @@ struct callback_set<std::tuple<B...>> {
 
   /// The index of the first callback that matches concrete type C, or npos.
   template <class C>
-  static constexpr std::size_t first_match() noexcept {
-    constexpr bool hits[] = {B::template matches<C>()..., false};
-    for (std::size_t i = 0; i < size; ++i) {
-      if (hits[i]) {
-        return i;
-      }
-    }
-    return npos;
-  }
+  static constexpr std::size_t first_match_v = first_true({B::template matches_v<C>..., false});
+  /// Whether some callback matches concrete type C.
   template <class C>
-  static constexpr bool handles() noexcept {
-    return first_match<C>() != npos;
-  }
-  /// Whether some callback matches concrete type C (a fold, cheaper to instantiate for
-  /// every type of a graph than first_match).
-  template <class C>
-  static constexpr bool handles_v = (B::template matches<C>() || ...);
+  static constexpr bool handles_v = (B::template matches_v<C> || ...);
 
   /// Whether some callback is a with_def_region_kind callback.
   static constexpr bool has_def_region = (B::is_def_region || ...);
@@ -516,7 +516,7 @@ struct callback_set<std::tuple<B...>> {
 
   /// Whether the traversal does not enter nodes of type T (not_into).
   template <class T>
-  static constexpr bool opaque_v = (B::template opaque<T>() && ...) && size > 0;
+  static constexpr bool opaque_v = (B::template opaque_v<T> && ...) && size > 0;
 
   /// Whether the type registered at run time under `index` derives from one of Opaque.
   template <class Opaque>
@@ -535,9 +535,7 @@ struct callback_set<std::tuple<B...>> {
   /// The hit predicate of the pruning table, and the types it must not enter.
   struct matcher {
     template <class T>
-    static constexpr bool opaque() noexcept {
-      return opaque_v<T>;
-    }
+    static constexpr bool opaque_v = callback_set::opaque_v<T>;
     /// Whether the type registered at run time under `index` derives from a type the
     /// traversal must not enter.
     static bool opaque_dynamic(std::uint32_t index) noexcept {
@@ -549,14 +547,14 @@ struct callback_set<std::tuple<B...>> {
       }
     }
     template <class T>
-    static constexpr bool direct() noexcept {
-      if constexpr (T::is_abstract_type) {
-        return (B::template may_match_unknown_subtype<T>() || ...);
-      } else {
-        return handles<T>();
-      }
-    }
+    static constexpr bool direct_v =
+        direct_hit<T::is_abstract_type>::template value<callback_set, T>;
   };
+
+  /// Whether some callback may match a node of a subtype of abstract type E unknown at
+  /// compile time.
+  template <class E>
+  static constexpr bool unknown_subtype_v = (B::template may_match_unknown_subtype_v<E> || ...);
 
   /// Whether some callback matches a node known only at run time.
   bool matches_dynamic(const Object& object) const noexcept {

@@ -51,9 +51,7 @@ public:
   explicit rewrite_engine(const Set& set) noexcept : set_(set) {}
 
   template <class E>
-  static constexpr bool may_contain() noexcept {
-    return table::template may_contain<E>();
-  }
+  static constexpr bool may_contain_v = table::template may_contain_v<E>;
 
   /// Maps the node in a field of static type E at a site of kind Region into `slot` (left
   /// untouched when the node is unchanged). Inlined where the field is read, so that a node
@@ -161,13 +159,11 @@ protected:
 
   /// Whether a node of type C at a site of kind Region has fields the map enters.
   template <class C, DefRegionKind Region>
-  static constexpr bool has_children() noexcept {
-    return table::template enters_children<C, Region>();
-  }
+  static constexpr bool has_children_v = table::template enters_children_v<C, Region>;
 
   template <DefRegionKind Region, class C>
   CTIR_DETAIL_ALWAYS_INLINE mapped_ref map_concrete(const C& node) {
-    constexpr std::size_t k = Set::template first_match<C>();
+    constexpr std::size_t k = Set::template first_match_v<C>;
     if constexpr (is_variable_node_v<C>) {
       if constexpr (k == npos || Mode == rewrite_mode::mutate) {
         // No callback for it: a use stands for its new variable, if any (inline, as the
@@ -180,7 +176,7 @@ protected:
         return map_var_site(node, Region);
       }
     }
-    if constexpr (has_children<C, Region>()) {
+    if constexpr (has_children_v<C, Region>) {
       if constexpr (k == npos) {
         return map_inner<Region>(static_cast<const code_owner_t<C>&>(node));
       } else {
@@ -234,7 +230,7 @@ protected:
   /// A node with children to map, after the budget check and the memo.
   template <DefRegionKind Region, class C>
   CTIR_DETAIL_ALWAYS_INLINE mapped_ref map_node(const C& node) {
-    constexpr std::size_t k = Set::template first_match<C>();
+    constexpr std::size_t k = Set::template first_match_v<C>;
     if constexpr (Mode == rewrite_mode::map_pre && k != npos) {
       slots_of<C> none;
       mapped_view<C> view(node, none, false);
@@ -273,7 +269,7 @@ protected:
       return false;
     } else {
       using E = typename F::element_type;
-      if constexpr (!may_contain<E>()) {
+      if constexpr (!may_contain_v<E>) {
         return false;
       } else {
         constexpr DefRegionKind inner = child_region(Region, F::def_kind);
@@ -317,7 +313,7 @@ protected:
   template <class C, bool WithCallback>
   CTIR_DETAIL_CLANG_ALWAYS_INLINE mapped_ref finish(const C& node, slots_of<C>& slots, bool changed,
                                                     DefRegionKind region) {
-    constexpr std::size_t k = WithCallback ? Set::template first_match<C>() : npos;
+    constexpr std::size_t k = WithCallback ? Set::template first_match_v<C> : npos;
     if constexpr (is_variable_node_v<C>) {
       if (changed && region != DefRegionKind::none) {
         return finish_definition<C, k>(node, slots, region);
@@ -358,7 +354,7 @@ protected:
   template <class C>
   mapped_ref map_var_site(const C& node, DefRegionKind region) {
     const ObjectRef* fresh = remapped(node);
-    constexpr std::size_t k = Set::template first_match<C>();
+    constexpr std::size_t k = Set::template first_match_v<C>;
     if constexpr (k != npos && Mode != rewrite_mode::mutate) {
       const C& shown = fresh != nullptr ? static_cast<const C&>(**fresh) : node;
       slots_of<C> none;
@@ -465,7 +461,7 @@ protected:
           slots_of<C> none;
           auto run = [&](mapped_view<C>& view) {
             mapped_provider<C> provider{view};
-            handler(call<Set::template first_match<C>()>(provider, region));
+            handler(call<Set::template first_match_v<C>>(provider, region));
           };
           if constexpr (is_variable_node_v<C>) {
             mapped_view<C> view(mapped, none, false);

@@ -4,8 +4,9 @@
 // through the hooks and families, lead to a node some callback matches. The graph's nodes
 // are the node types reachable from the root (a field's element type, a family's members);
 // it is found by a breadth-first closure whose depth is the graph's diameter, and the
-// "may contain a match" table is a constexpr fixed point over it, which handles cycles
-// (an expression holds expressions) without any recursive instantiation.
+// "may contain a match" table is a constexpr search backwards over its edges from the
+// matched types, which handles cycles (an expression holds expressions) without any
+// recursive instantiation.
 #pragma once
 
 #include <ctir/core/node.hpp>
@@ -144,46 +145,67 @@ struct successor_ids {
   static constexpr auto value = make(type_successors_t<T>{});
 };
 
-/// The edges of the type graph over Universe (successor positions), computed once per
-/// universe: every traversal of the same root type shares them.
+/// The edges of the type graph over Universe, grouped by their target (the positions of
+/// the types that lead to each type), computed once per universe: every traversal of the
+/// same root type shares them.
 template <class Universe>
 struct universe_edges;
 template <class... Ts>
 struct universe_edges<type_list<Ts...>> {
+  static constexpr std::size_t size = sizeof...(Ts);
   static constexpr std::size_t count = (successor_ids<Ts>::value.size() + ... + 0);
   struct table {
+    /// The sources of the edges into type i: from[into_begin[i]] .. from[into_begin[i + 1]].
+    std::array<std::size_t, size + 1> into_begin{};
     std::array<std::size_t, count + 1> from{};
-    std::array<std::size_t, count + 1> to{};
   };
   static constexpr table value = [] {
-    table t;
-    constexpr std::array<std::uint32_t, sizeof...(Ts)> ids{Ts::type_index...};
+    constexpr std::array<std::uint32_t, size> ids{Ts::type_index...};
     const auto position = [&](std::uint32_t id) {
-      for (std::size_t i = 0; i < ids.size(); ++i) {
+      for (std::size_t i = 0; i < size; ++i) {
         if (ids[i] == id) {
           return i;
         }
       }
       return npos;
     };
+    std::array<std::size_t, count + 1> source{};
+    std::array<std::size_t, count + 1> target{};
     std::size_t edge = 0;
     std::size_t owner = 0;
     (
         [&] {
           for (std::uint32_t id : successor_ids<Ts>::value) {
-            t.from[edge] = owner;
-            t.to[edge] = position(id);
+            source[edge] = owner;
+            target[edge] = position(id);
             ++edge;
           }
           ++owner;
         }(),
         ...);
+    // A counting sort of the edges by target (an edge to a type outside the graph is left
+    // out).
+    table t;
+    for (std::size_t e = 0; e < count; ++e) {
+      if (target[e] != npos) {
+        ++t.into_begin[target[e] + 1];
+      }
+    }
+    for (std::size_t i = 0; i < size; ++i) {
+      t.into_begin[i + 1] += t.into_begin[i];
+    }
+    std::array<std::size_t, size + 1> next = t.into_begin;
+    for (std::size_t e = 0; e < count; ++e) {
+      if (target[e] != npos) {
+        t.from[next[target[e]]++] = source[e];
+      }
+    }
     return t;
   }();
 };
 
 /// `contains[i]`: whether a field of static type Universe[i] may hold, at any depth, a node
-/// that Matcher matches. Matcher::template direct<T>() says whether T itself is a hit (for
+/// that Matcher matches. Matcher::template direct_v<T> says whether T itself is a hit (for
 /// an abstract T: whether a node of a subtype unknown at compile time could be one).
 template <class Universe, class Matcher>
 struct contain_table;
@@ -193,19 +215,26 @@ struct contain_table<type_list<Ts...>, Matcher> {
 
   static constexpr std::array<bool, size> compute() noexcept {
     // A type the traversal must not enter (not_into) holds nothing for it.
-    constexpr std::array<bool, size> opaque{Matcher::template opaque<Ts>()...};
+    constexpr std::array<bool, size> opaque{Matcher::template opaque_v<Ts>...};
     std::array<bool, size> contains{
-        (!Matcher::template opaque<Ts>() && Matcher::template direct<Ts>())...};
+        (!Matcher::template opaque_v<Ts> && Matcher::template direct_v<Ts>)...};
     using edges = universe_edges<type_list<Ts...>>;
-    // Propagate "contains" backwards along the edges until nothing changes; cycles are fine.
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (std::size_t e = 0; e < edges::count; ++e) {
+    // "Contains" spreads backwards along the edges from the hits, each type once: linear in
+    // the graph, and cycles are fine.
+    std::array<std::size_t, size + 1> pending{};
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+      if (contains[i]) {
+        pending[count++] = i;
+      }
+    }
+    while (count > 0) {
+      const std::size_t to = pending[--count];
+      for (std::size_t e = edges::value.into_begin[to]; e < edges::value.into_begin[to + 1]; ++e) {
         const std::size_t from = edges::value.from[e];
-        const std::size_t to = edges::value.to[e];
-        if (!contains[from] && !opaque[from] && to != npos && contains[to]) {
+        if (!contains[from] && !opaque[from]) {
           contains[from] = true;
-          changed = true;
+          pending[count++] = from;
         }
       }
     }
@@ -213,15 +242,35 @@ struct contain_table<type_list<Ts...>, Matcher> {
   }
   static constexpr std::array<bool, size> value = compute();
 
-  template <class T>
-  static constexpr bool may_contain() noexcept {
-    // By type index, in the sorted table every traversal of this graph shares, rather than
-    // by comparing T with each of the graph's types for every field type asked about.
-    constexpr std::size_t position = position_of_index(T::type_index);
-    // An error here means a field's element type was left out of the type graph.
-    static_assert(position != npos, "ctir: internal error: type outside the traversal graph");
-    return value[position];
+  static constexpr std::size_t position_of_index(std::uint32_t index) noexcept {
+    const auto& sorted = sorted_ids<Ts...>::value;
+    std::size_t lo = 0;
+    std::size_t hi = size;
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (sorted.id[mid] < index) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo < size && sorted.id[lo] == index ? sorted.position[lo] : npos;
   }
+
+  // By type index, in the sorted table every traversal of this graph shares, rather than by
+  // comparing a type with each of the graph's types for every field type asked about.
+  static constexpr std::size_t checked_position(std::uint32_t index) {
+    const std::size_t position = position_of_index(index);
+    if (position == npos) {
+      // Not a constant expression: a field's element type was left out of the type graph.
+      throw "ctir: internal error: type outside the traversal graph";
+    }
+    return position;
+  }
+
+  /// Whether a field of static type T (a type of the graph) may lead to a match.
+  template <class T>
+  static constexpr bool may_contain_v = value[checked_position(T::type_index)];
 
   /// Whether a node whose dynamic type index is `index` may hold a match at or below it:
   /// false for a type of the graph that the table rules out, and for a type registered at
@@ -250,44 +299,23 @@ struct contain_table<type_list<Ts...>, Matcher> {
     return position_of_index(index) != npos;
   }
 
+  template <class F, bool Child = is_child_field_v<F>>
+  struct field_entered : std::false_type {};
+  template <class F>
+  struct field_entered<F, true> : std::bool_constant<may_contain_v<typename F::element_type>> {};
+
+  template <class Fields>
+  struct any_field_entered;
+  template <class... F>
+  struct any_field_entered<type_list<F...>> {
+    static constexpr bool value = (field_entered<F>::value || ...);
+  };
+
   /// Whether a traversal enters some field of a node of type C at a site of kind Region:
   /// a field that may lead to a matched node (a variable at a use is a leaf).
   template <class C, DefRegionKind Region>
-  static constexpr bool enters_children() noexcept {
-    if constexpr (is_use_site<C>(Region)) {
-      return false;
-    } else {
-      return []<std::size_t... I>(std::index_sequence<I...>) {
-        return (entered_field<field_type_t<C, I>>() || ...);
-      }
-      (std::make_index_sequence<field_count_v<C>>{});
-    }
-  }
-
-private:
-  static constexpr std::size_t position_of_index(std::uint32_t index) noexcept {
-    const auto& sorted = sorted_ids<Ts...>::value;
-    std::size_t lo = 0;
-    std::size_t hi = size;
-    while (lo < hi) {
-      const std::size_t mid = (lo + hi) / 2;
-      if (sorted.id[mid] < index) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo < size && sorted.id[lo] == index ? sorted.position[lo] : npos;
-  }
-
-  template <class F>
-  static constexpr bool entered_field() noexcept {
-    if constexpr (is_child_field_v<F>) {
-      return may_contain<typename F::element_type>();
-    } else {
-      return false;
-    }
-  }
+  static constexpr bool enters_children_v =
+      !is_use_site<C>(Region) && any_field_entered<typename decltype(fields_v<C>)::types>::value;
 };
 
 } // namespace ctir::detail::traverse

@@ -129,16 +129,13 @@ struct always_true {
   constexpr operator bool() const noexcept { return true; }
 };
 
-template <class Set, class C, class... Lead>
-constexpr bool may_interrupt_at() noexcept {
-  constexpr std::size_t k = Set::template first_match<C>();
-  if constexpr (k == npos) {
-    return false;
-  } else {
-    using B = std::tuple_element_t<k, typename Set::tuple_type>;
-    return !std::is_same_v<callback_result_t<B, C, Lead...>, void_result>;
-  }
-}
+/// Whether the callback of Set that matches type C (at position K) returns anything but void.
+template <class Set, class C, std::size_t K = Set::template first_match_v<C>>
+inline constexpr bool may_interrupt_at_v =
+    !std::is_same_v<callback_result_t<std::tuple_element_t<K, typename Set::tuple_type>, C>,
+                    void_result>;
+template <class Set, class C>
+inline constexpr bool may_interrupt_at_v<Set, C, npos> = false;
 
 /// Whether some callback of Set, on some node of the types Concrete, returns anything but
 /// void (callbacks that may interrupt), or matches nodes of types registered at run time.
@@ -153,12 +150,14 @@ struct set_any_non_void<callback_set<std::tuple<B...>>> {
   // (A generic with_def_region_kind callback counts as one that may interrupt.)
 };
 
-template <class Set, class Concrete>
-struct set_can_interrupt;
+// Only when every callback is declared void are the matched types asked one by one.
+template <class Set, class Concrete, bool AnyNonVoid = set_any_non_void<Set>::value>
+struct set_can_interrupt {
+  static constexpr bool value = true;
+};
 template <class Set, class... Cs>
-struct set_can_interrupt<Set, type_list<Cs...>> {
-  static constexpr bool value =
-      set_any_non_void<Set>::value || (may_interrupt_at<Set, Cs>() || ...);
+struct set_can_interrupt<Set, type_list<Cs...>, false> {
+  static constexpr bool value = (may_interrupt_at_v<Set, Cs> || ...);
 };
 
 /// An entry of the explicit stack of a walk (the same type for every walk of a program, so
@@ -231,9 +230,7 @@ public:
 
   /// Whether a field of static type E can lead to a matched node.
   template <class E>
-  static constexpr bool may_contain() noexcept {
-    return table::template may_contain<E>();
-  }
+  static constexpr bool may_contain_v = table::template may_contain_v<E>;
 
   payload_slot<Payload>& payload() noexcept { return payload_; }
 
@@ -251,9 +248,7 @@ private:
 
   /// Whether a node of type C at a site of kind Region has fields the walk enters.
   template <class C, DefRegionKind Region>
-  static constexpr bool has_children() noexcept {
-    return table::template enters_children<C, Region>();
-  }
+  static constexpr bool has_children_v = table::template enters_children_v<C, Region>;
 
   /// Whether a field of C, entered at a site of kind Region, leads to one concrete type
   /// whose walk is a call of its own (it enters an array).
@@ -262,7 +257,7 @@ private:
     using F = field_type_t<C, I>;
     if constexpr (!is_child_field_v<F>) {
       return true;
-    } else if constexpr (!may_contain<typename F::element_type>()) {
+    } else if constexpr (!may_contain_v<typename F::element_type>) {
       return true;
     } else if constexpr (F::kind != FieldKind::node) {
       return false;
@@ -280,7 +275,7 @@ private:
   template <class F>
   static constexpr bool entered_array() noexcept {
     if constexpr (is_child_field_v<F> && F::kind == FieldKind::node_array) {
-      return may_contain<typename F::element_type>();
+      return may_contain_v<typename F::element_type>;
     } else {
       return false;
     }
@@ -310,7 +305,7 @@ private:
   /// Whether a node of type C is walked in its parent's loop (it has children to walk).
   template <class C, DefRegionKind Region>
   static constexpr bool walked_in_parent_here() noexcept {
-    if constexpr (has_children<C, Region>()) {
+    if constexpr (has_children_v<C, Region>) {
       return walked_in_parent<C, Region>();
     } else {
       return false;
@@ -348,7 +343,7 @@ private:
   /// node walked in its parent leads here.
   template <DefRegionKind Region, class Host, bool InParent, class C>
   CTIR_DETAIL_ALWAYS_INLINE step_result walk_concrete(const C& node) {
-    if constexpr (has_children<C, Region>()) {
+    if constexpr (has_children_v<C, Region>) {
       if constexpr (walked_in_parent<C, Region>()) {
         return walk_node<Region, false, Host, true>(node);
       } else if constexpr (InParent && std::is_same_v<C, Host>) {
@@ -356,13 +351,13 @@ private:
         // the enclosing block's walk; the level below it is a call again, which checks the
         // budget.
         return walk_node<Region, false, void, false>(node);
-      } else if constexpr (Set::template first_match<C>() == npos) {
+      } else if constexpr (Set::template first_match_v<C> == npos) {
         return walk_inner<Region>(static_cast<const code_owner_t<C>&>(node));
       } else {
         return walk_inner<Region>(node);
       }
     } else {
-      constexpr std::size_t k = Set::template first_match<C>();
+      constexpr std::size_t k = Set::template first_match_v<C>;
       if constexpr (k != npos) {
         const WalkAction action = call<k>(node, Region);
         return action != WalkAction::interrupt;
@@ -407,7 +402,7 @@ private:
         return true;
       }
     }
-    constexpr std::size_t k = Set::template first_match<C>();
+    constexpr std::size_t k = Set::template first_match_v<C>;
     if constexpr (Order == WalkOrder::pre && k != npos) {
       const WalkAction action = call<k>(node, Region);
       if (action == WalkAction::interrupt) {
@@ -440,7 +435,7 @@ private:
       return true;
     } else {
       using E = typename F::element_type;
-      if constexpr (!may_contain<E>()) {
+      if constexpr (!may_contain_v<E>) {
         return true;
       } else {
         constexpr DefRegionKind inner = child_region(Region, F::def_kind);
@@ -477,7 +472,7 @@ private:
         handled{}, node,
         [&](const auto& concrete_node) -> WalkAction {
           using C = std::remove_cvref_t<decltype(concrete_node)>;
-          return engine.template call<Set::template first_match<C>()>(concrete_node, region);
+          return engine.template call<Set::template first_match_v<C>>(concrete_node, region);
         },
         [&](const Object& other) -> WalkAction {
           WalkAction action = WalkAction::advance;
@@ -525,7 +520,7 @@ private:
         return true;
       }
     }
-    constexpr std::size_t k = Set::template first_match<C>();
+    constexpr std::size_t k = Set::template first_match_v<C>;
     if constexpr (Order == WalkOrder::post && k != npos) {
       if (current.exit) {
         return call<k>(node, current.region) != WalkAction::interrupt;
@@ -555,7 +550,7 @@ private:
   void push_field(const C& node, DefRegionKind region, std::vector<item>& stack) {
     using F = field_type_t<C, I>;
     if constexpr (is_child_field_v<F>) {
-      if constexpr (may_contain<typename F::element_type>()) {
+      if constexpr (may_contain_v<typename F::element_type>) {
         const DefRegionKind inner = child_region(region, F::def_kind);
         if constexpr (F::kind == FieldKind::node) {
           if (const auto* child = F::get(node).get()) {
