@@ -1,5 +1,6 @@
 // Tests of the static type graph the traversals prune with (traverse/detail/type_graph.hpp):
-// which node types a traversal from a root can meet, in breadth-first order, cycles included.
+// which node types a traversal from a root can meet, in breadth-first order, cycles included,
+// and which of them may lead to a matched node.
 #include <ctir/core/core.hpp>
 #include <ctir/hooks/hooks_all.hpp>
 #include <ctir/ir/ir.hpp>
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace graph_test {
@@ -61,7 +63,20 @@ CTIR_FAMILY(graph_test::ItemNode, graph_test::ListNode, graph_test::LeafNode);
 
 namespace {
 using namespace ctir;
+using ctir::detail::traverse::contain_table;
 using ctir::detail::traverse::reachable_types_t;
+
+/// A matcher that hits the nodes of type Hit and does not enter those of type Opaque.
+template <class Hit, class Opaque = void>
+struct hits {
+  template <class T>
+  static constexpr bool direct_v = std::is_same_v<T, Hit>;
+  template <class T>
+  static constexpr bool opaque_v = std::is_same_v<T, Opaque>;
+};
+
+template <class Matcher>
+using root_table = contain_table<reachable_types_t<graph_test::RootNode>, Matcher>;
 
 template <class... Ts>
 std::vector<std::string> keys(type_list<Ts...>) {
@@ -96,4 +111,45 @@ TEST_CASE("the type graph of a tensor-level function holds its statements and ex
   // Graph-level nodes cannot appear under a tensor-level function.
   static_assert(list_index_v<CallNode, reached> == not_in_list);
   static_assert(list_index_v<FunctionNode, reached> == not_in_list);
+}
+
+TEST_CASE("every type that leads to a matched type may contain a match, through cycles") {
+  using table = root_table<hits<graph_test::LeafNode>>;
+  static_assert(table::may_contain_v<graph_test::RootNode>);
+  static_assert(table::may_contain_v<graph_test::ItemNode>);
+  static_assert(table::may_contain_v<graph_test::ListNode>);
+  static_assert(table::may_contain_v<graph_test::LeafNode>);
+  static_assert(table::enters_children_v<graph_test::ListNode, DefRegionKind::none>);
+  // A leaf has no child field, so there is nothing below it to enter.
+  static_assert(!table::enters_children_v<graph_test::LeafNode, DefRegionKind::none>);
+  CHECK(table::is_static_type(graph_test::ListNode::type_index));
+  CHECK_FALSE(table::is_static_type(graph_test::HiddenNode::type_index));
+}
+
+TEST_CASE("a type that cannot lead to a matched type is pruned") {
+  // A list is reached from the root through the family, never from a leaf.
+  using table = root_table<hits<graph_test::ListNode>>;
+  static_assert(table::may_contain_v<graph_test::RootNode>);
+  static_assert(table::may_contain_v<graph_test::ItemNode>);
+  static_assert(table::may_contain_v<graph_test::ListNode>);
+  static_assert(!table::may_contain_v<graph_test::LeafNode>);
+  // The root's leaf field is not entered; its item field is.
+  static_assert(table::enters_children_v<graph_test::RootNode, DefRegionKind::none>);
+  CHECK_FALSE(table::may_contain_dynamic(graph_test::LeafNode::type_index));
+  CHECK(table::may_contain_dynamic(graph_test::ListNode::type_index));
+}
+
+TEST_CASE("a type the traversal does not enter holds no match below it") {
+  // Leaves are still reached through the family, but not through a list.
+  using table = root_table<hits<graph_test::LeafNode, graph_test::ListNode>>;
+  static_assert(!table::may_contain_v<graph_test::ListNode>);
+  static_assert(table::may_contain_v<graph_test::ItemNode>);
+  static_assert(table::may_contain_v<graph_test::RootNode>);
+}
+
+TEST_CASE("nothing may contain a match when no type is hit") {
+  using table = root_table<hits<void>>;
+  static_assert(!table::may_contain_v<graph_test::RootNode>);
+  static_assert(!table::may_contain_v<graph_test::ItemNode>);
+  static_assert(!table::enters_children_v<graph_test::RootNode, DefRegionKind::none>);
 }
