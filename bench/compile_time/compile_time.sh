@@ -5,10 +5,11 @@
 #   bash bench/compile_time/compile_time.sh [--runs N] [--compilers "gcc clang"] [--no-stress]
 #                                           [--stress-limit SECONDS]
 #
-# Each translation unit of bench/compile_time/tus/ (and the generated stress TU, see
-# gen_stress.sh) is compiled N times (default 3) with g++ and clang++; the table shows the
-# median user time, the peak memory and the object size, the reference it is compared with
-# (measured in the same run), the ratio or the difference, the budget and PASS/FAIL:
+# Each translation unit of bench/compile_time/tus/ is compiled in N rounds (default 3) with
+# g++ and clang++, each round compiling every TU once; the table shows the median user
+# time, the peak memory and the object size, the reference it is compared with (measured in
+# the same rounds), the median over the rounds of the ratio or the difference to the
+# reference, the budget and PASS/FAIL:
 #
 #   include_ctir -O0   <= 2.0 x baseline -O0, header-only and compiled mode
 #   walk -O2           <= include_ctir -O2 + 0.5 s      map -O2  <= include_ctir -O2 + 2 s
@@ -53,23 +54,50 @@ mlir_include=/usr/lib/llvm-14/include
 have_mlir=0
 [[ -f "$mlir_include/mlir/IR/BuiltinOps.h" ]] && have_mlir=1
 
-# measure <compiler> <name> <source> <flags...>: compiles `runs` times; records the median
-# user seconds, the median peak memory (MB) and the object size (KB) under <compiler>/<name>.
-declare -A seconds memory object
+# measure <compiler> <name> <source> <flags...>: one compile; appends its user seconds and
+# peak memory (KB) to the runs of <compiler>/<name> and records its object size (KB).
+declare -A seconds memory object runs_seconds runs_memory
 measure() {
   local compiler="$1" name="$2" source="$3"
   shift 3
-  local times=() mems=() i line
-  for ((i = 0; i < runs; ++i)); do
-    line=$(/usr/bin/time -f "%U %M" "${cxx[$compiler]}" "$@" -c "$source" -o "$out/$compiler-$name.o" 2>&1 >/dev/null | tail -n 1) ||
-      { echo "compile_time.sh: $compiler failed on $source" >&2; exit 1; }
-    times+=("${line% *}")
-    mems+=("${line#* }")
-  done
-  seconds[$compiler/$name]=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  memory[$compiler/$name]=$(printf '%s\n' "${mems[@]}" | sort -g | awk '{a[NR]=$1} END {printf "%.0f", a[int((NR+1)/2)]/1024}')
+  local line
+  line=$(/usr/bin/time -f "%U %M" "${cxx[$compiler]}" "$@" -c "$source" -o "$out/$compiler-$name.o" 2>&1 >/dev/null | tail -n 1) ||
+    { echo "compile_time.sh: $compiler failed on $source" >&2; exit 1; }
+  runs_seconds[$compiler/$name]+="${line% *} "
+  runs_memory[$compiler/$name]+="${line#* } "
   object[$compiler/$name]=$(size "$out/$compiler-$name.o" | awk 'NR==2 {printf "%.0f", ($1+$2)/1024}')
-  echo "  $compiler $name: ${seconds[$compiler/$name]} s, ${memory[$compiler/$name]} MB" >&2
+}
+
+# median <numbers...>
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+# summarize <compiler> <name>: the medians of its runs.
+summarize() {
+  local key="$1/$2"
+  # shellcheck disable=SC2086 # the runs are a space-separated list of numbers
+  seconds[$key]=$(median ${runs_seconds[$key]})
+  # shellcheck disable=SC2086
+  memory[$key]=$(awk -v m="$(median ${runs_memory[$key]})" 'BEGIN {printf "%.0f", m/1024}')
+  echo "  $1 $2: ${seconds[$key]} s, ${memory[$key]} MB (runs: ${runs_seconds[$key]% })" >&2
+}
+
+# paired <compiler> <tu> <ref> <ratio|delta>: the median over the rounds of the TU's time
+# divided by (or minus) its reference's time in the same round.
+paired() {
+  local -a a b values=()
+  read -r -a a <<<"${runs_seconds[$1/$2]}"
+  read -r -a b <<<"${runs_seconds[$1/$3]}"
+  local i
+  for ((i = 0; i < ${#a[@]}; ++i)); do
+    if [[ $4 == ratio ]]; then
+      values+=("$(awk -v x="${a[i]}" -v y="${b[i]}" 'BEGIN {print x / y}')")
+    else
+      values+=("$(awk -v x="${a[i]}" -v y="${b[i]}" 'BEGIN {print x - y}')")
+    fi
+  done
+  median "${values[@]}"
 }
 
 # measure_stress <compiler> <source> <flags...>: one compile, bounded in time and memory.
@@ -92,19 +120,28 @@ measure_stress() {
   echo "  $compiler stress: ${seconds[$compiler/stress]} s, ${memory[$compiler/stress]} MB" >&2
 }
 
+# Every round compiles each translation unit once, so that a slow spell of the machine falls
+# on a TU and its reference alike; a difference or ratio is the median of the rounds'.
 std=(-std=c++20 -I"$root/include")
+tus=(walk map structural_equal include_passes sequential)
 for compiler in "${compilers[@]}"; do
-  echo "Compiling with ${cxx[$compiler]} ($runs runs each) ..." >&2
-  measure "$compiler" baseline "$here/tus/baseline.cpp" "${std[@]}" -O0
-  measure "$compiler" include_header_only "$here/tus/include_ctir.cpp" "${std[@]}" -O0
-  measure "$compiler" include_compiled "$here/tus/include_ctir.cpp" "${std[@]}" -O0 -DCTIR_COMPILED_LIB
-  measure "$compiler" include_O2 "$here/tus/include_ctir.cpp" "${std[@]}" -O2 -DCTIR_COMPILED_LIB
-  for tu in walk map structural_equal include_passes sequential; do
-    measure "$compiler" "$tu" "$here/tus/$tu.cpp" "${std[@]}" -O2 -DCTIR_COMPILED_LIB
+  echo "Compiling with ${cxx[$compiler]} ($runs rounds) ..." >&2
+  for ((round = 0; round < runs; ++round)); do
+    measure "$compiler" baseline "$here/tus/baseline.cpp" "${std[@]}" -O0
+    measure "$compiler" include_header_only "$here/tus/include_ctir.cpp" "${std[@]}" -O0
+    measure "$compiler" include_compiled "$here/tus/include_ctir.cpp" "${std[@]}" -O0 -DCTIR_COMPILED_LIB
+    measure "$compiler" include_O2 "$here/tus/include_ctir.cpp" "${std[@]}" -O2 -DCTIR_COMPILED_LIB
+    for tu in "${tus[@]}"; do
+      measure "$compiler" "$tu" "$here/tus/$tu.cpp" "${std[@]}" -O2 -DCTIR_COMPILED_LIB
+    done
+    if [[ $have_mlir -eq 1 ]]; then
+      measure "$compiler" mlir_walk "$here/tus/mlir_walk.cpp" -std=c++17 -I"$mlir_include" -O2
+    fi
   done
-  if [[ $have_mlir -eq 1 ]]; then
-    measure "$compiler" mlir_walk "$here/tus/mlir_walk.cpp" -std=c++17 -I"$mlir_include" -O2
-  fi
+  for name in baseline include_header_only include_compiled include_O2 "${tus[@]}"; do
+    summarize "$compiler" "$name"
+  done
+  [[ $have_mlir -eq 1 ]] && summarize "$compiler" mlir_walk
   if [[ $stress -eq 1 && $compiler == gcc ]]; then
     measure_stress "$compiler" "$out/stress.cpp" "${std[@]}" -O2 -DCTIR_COMPILED_LIB
   fi
@@ -118,13 +155,15 @@ row() {
   case "$kind" in
   ratio)
     reference="${seconds[$compiler/$ref]} s ($ref)"
-    value=$(awk -v a="$s" -v b="${seconds[$compiler/$ref]}" 'BEGIN {printf "%.2fx", a/b}')
-    verdict=$(awk -v a="$s" -v b="${seconds[$compiler/$ref]}" -v m="$budget" 'BEGIN {print (a/b <= m) ? "PASS" : "FAIL"}')
+    value=$(paired "$compiler" "$tu" "$ref" ratio)
+    verdict=$(awk -v r="$value" -v m="$budget" 'BEGIN {print (r <= m) ? "PASS" : "FAIL"}')
+    value=$(awk -v r="$value" 'BEGIN {printf "%.2fx", r}')
     budget="<= ${budget}x" ;;
   delta)
     reference="${seconds[$compiler/$ref]} s ($ref)"
-    value=$(awk -v a="$s" -v b="${seconds[$compiler/$ref]}" 'BEGIN {printf "%+.2f s", a-b}')
-    verdict=$(awk -v a="$s" -v b="${seconds[$compiler/$ref]}" -v m="$budget" 'BEGIN {print (a-b <= m) ? "PASS" : "FAIL"}')
+    value=$(paired "$compiler" "$tu" "$ref" delta)
+    verdict=$(awk -v d="$value" -v m="$budget" 'BEGIN {print (d <= m) ? "PASS" : "FAIL"}')
+    value=$(awk -v d="$value" 'BEGIN {printf "%+.2f s", d}')
     budget="<= +${budget} s" ;;
   absolute)
     value="${s} s, ${memory[$compiler/$tu]} MB"
@@ -142,7 +181,7 @@ row() {
 
 for compiler in "${compilers[@]}"; do
   echo
-  echo "### ${cxx[$compiler]} ($("${cxx[$compiler]}" --version | head -n 1)), median of $runs runs"
+  echo "### ${cxx[$compiler]} ($("${cxx[$compiler]}" --version | head -n 1)), median of $runs rounds"
   echo
   echo "| translation unit | user | peak memory | object | reference | ratio / difference | budget | |"
   echo "| --- | ---: | ---: | ---: | --- | ---: | --- | --- |"
