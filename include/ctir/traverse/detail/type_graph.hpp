@@ -242,6 +242,8 @@ struct contain_table<type_list<Ts...>, Matcher> {
   }
   static constexpr std::array<bool, size> value = compute();
 
+  // By type index, in the sorted table every traversal of this graph shares, rather than by
+  // comparing a type with each of the graph's types for every field type asked about.
   static constexpr std::size_t position_of_index(std::uint32_t index) noexcept {
     const auto& sorted = sorted_ids<Ts...>::value;
     std::size_t lo = 0;
@@ -257,8 +259,7 @@ struct contain_table<type_list<Ts...>, Matcher> {
     return lo < size && sorted.id[lo] == index ? sorted.position[lo] : npos;
   }
 
-  // By type index, in the sorted table every traversal of this graph shares, rather than by
-  // comparing a type with each of the graph's types for every field type asked about.
+  /// The position of a type of the graph; not a constant for any other type.
   static constexpr std::size_t checked_position(std::uint32_t index) {
     const std::size_t position = position_of_index(index);
     if (position == npos) {
