@@ -359,6 +359,8 @@ struct runtime_set {
   /// Its map engine compiles the field-table steps inline: it runs every node through them.
   static constexpr bool inline_dynamic_steps = true;
   using payload_type = ObjectRef;
+  /// The key of the tables computed from the callbacks (handled_types_t).
+  using match_key = runtime_set;
   const runtime::Callbacks* callbacks;
 
   template <class C>

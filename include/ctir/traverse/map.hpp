@@ -67,7 +67,7 @@ struct map_fn {
     if constexpr (!map_checks<Set>::value) {
       return root; // the checks above said what is wrong
     } else {
-      const Set set{std::tuple_cat(bind_callbacks<0>(args)...)};
+      const Set set{{}, std::tuple_cat(bind_callbacks<0>(args)...)};
       const auto& ref = root_traits<Root>::ref(root);
       using Node = root_node_t<Root>;
       if constexpr (has_runtime_order_v<Args...>) {

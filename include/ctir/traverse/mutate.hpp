@@ -117,7 +117,7 @@ struct mutate_fn {
     using Set = callback_set<bound_tuple_t<1, Args...>>;
     using Mutator = static_mutator<Node, Set>;
     static_assert(mutate_checks<Set, Mutator>::value);
-    const Set set{std::tuple_cat(bind_callbacks<1>(args)...)};
+    const Set set{{}, std::tuple_cat(bind_callbacks<1>(args)...)};
     Mutator mutator(set);
     return root_traits<Root>::wrap(mutator.run(root_traits<Root>::ref(root)));
   }

@@ -254,7 +254,7 @@ struct visit_fn {
                   "ctir::visit: the callbacks interrupt with payloads of different types; make "
                   "them return the same WalkResult<Payload>");
     using Payload = typename payload::type;
-    const Set set{std::tuple_cat(bind_callbacks<1>(args)...)};
+    const Set set{{}, std::tuple_cat(bind_callbacks<1>(args)...)};
     payload_slot<Payload> slot;
     Visitor visitor(set, &slot);
     const WalkResult<> result = visitor.visit_node(root_traits<Root>::ref(root).get());

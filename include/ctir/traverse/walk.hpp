@@ -75,7 +75,7 @@ struct walk_fn {
                     "ctir::walk: the callbacks interrupt with payloads of different types; make "
                     "them return the same WalkResult<Payload>");
       using Payload = typename payload::type;
-      const Set set{std::tuple_cat(bind_callbacks<0>(args)...)};
+      const Set set{{}, std::tuple_cat(bind_callbacks<0>(args)...)};
       const auto& ref = root_traits<Root>::ref(root);
       using Node = root_node_t<Root>;
       if constexpr (has_runtime_order_v<Args...>) {

@@ -70,25 +70,23 @@ struct node_provider {
   const C* object() const noexcept { return node; }
 };
 
-/// A callback bound for one traversal: a pointer to the user's callable, the node types it
-/// matches, those it leaves out (`excluding`) and those the traversal does not enter
-/// (`not_into`, left out too). `Position` is where the node parameter sits (1 for visit
-/// and mutate, whose callbacks take the visitor first).
-template <callback_kind Kind, class F, class Match, std::size_t Position,
-          class Excluded = type_list<>, class Opaque = type_list<>>
-struct bound_callback;
+/// Whether T is final and in List: no node of a type outside List is a T.
+template <class T, class List>
+inline constexpr bool final_in_list_v = std::is_final_v<T> && (list_contains_v<T, List>);
 
-template <callback_kind Kind, class F, class... Ts, std::size_t Position, class... Xs, class... Os>
-struct bound_callback<Kind, F, type_list<Ts...>, Position, type_list<Xs...>, type_list<Os...>> {
-  using fn_type = F;
+/// What a bound callback matches, apart from its callable: the node types it is bound to,
+/// those it leaves out (`excluding`) and those the traversal does not enter (`not_into`,
+/// left out too). The compile-time predicates depend on this alone, so the traversals of a
+/// program whose callbacks match alike share them and the tables built on them.
+template <bool DefRegion, class Match, class Excluded, class Opaque>
+struct match_shape;
+
+template <bool DefRegion, class... Ts, class... Xs, class... Os>
+struct match_shape<DefRegion, type_list<Ts...>, type_list<Xs...>, type_list<Os...>> {
   using match_types = type_list<Ts...>;
   using excluded_types = type_list<Xs...>;
   using opaque_types = type_list<Os...>;
-  using param = declared_param<F, Position>;
-  static constexpr callback_kind kind = Kind;
-  static constexpr bool is_def_region = Kind == callback_kind::def_region;
-
-  F* fn;
+  static constexpr bool is_def_region = DefRegion;
 
   // The compile-time predicates are variable templates over the compiler's own trait
   // builtins: a traversal asks them for every type of its graph, and a variable template
@@ -121,6 +119,11 @@ struct bound_callback<Kind, F, type_list<Ts...>, Position, type_list<Xs...>, typ
          (!std::is_final_v<Ts> || !list_contains_v<Ts, family_t<E>>))) ||
        ...);
 
+  /// Whether every type the callback is bound to is final and in List, so that a node of a
+  /// type outside List, registered at run time or not, is never matched.
+  template <class List>
+  static constexpr bool bound_within_v = (final_in_list_v<Ts, List> && ...);
+
   /// Whether a node of any dynamic type (one registered at run time included) is matched.
   static bool matches_dynamic(const Object& object) noexcept {
     if (excluded_dynamic(object)) {
@@ -133,6 +136,32 @@ struct bound_callback<Kind, F, type_list<Ts...>, Position, type_list<Xs...>, typ
     }
     return (instance_of<Ts>(object) || ...);
   }
+};
+
+/// A callback bound for one traversal: a pointer to the user's callable and what it matches
+/// (its match_shape). `Position` is where the node parameter sits (1 for visit and mutate,
+/// whose callbacks take the visitor first).
+template <callback_kind Kind, class F, class Match, std::size_t Position,
+          class Excluded = type_list<>, class Opaque = type_list<>>
+struct bound_callback;
+
+template <callback_kind Kind, class F, class... Ts, std::size_t Position, class... Xs, class... Os>
+struct bound_callback<Kind, F, type_list<Ts...>, Position, type_list<Xs...>, type_list<Os...>>
+    : match_shape<Kind == callback_kind::def_region, type_list<Ts...>, type_list<Xs...>,
+                  type_list<Os...>> {
+  using shape = match_shape<Kind == callback_kind::def_region, type_list<Ts...>, type_list<Xs...>,
+                            type_list<Os...>>;
+  using shape::excluded_dynamic;
+  using shape::is_def_region;
+  using fn_type = F;
+  using param = declared_param<F, Position>;
+  static constexpr callback_kind kind = Kind;
+
+  // Implicit: bind_callbacks builds the tuple of bound callbacks from the callables.
+  constexpr bound_callback(F* callable) noexcept
+      : fn(callable) {} // NOLINT(google-explicit-constructor)
+
+  F* fn;
 
   /// Whether a generic callback can be called with a node presented as a T.
   template <class T, class... Lead>
@@ -479,44 +508,44 @@ constexpr std::size_t first_true(const bool (&hits)[N]) noexcept {
 /// two predicates is instantiated per type.
 template <bool Abstract>
 struct direct_hit {
-  template <class Set, class T>
-  static constexpr bool value = Set::template handles_v<T>;
+  template <class Shapes, class T>
+  static constexpr bool value = Shapes::template handles_v<T>;
 };
 template <>
 struct direct_hit<true> {
-  template <class Set, class T>
-  static constexpr bool value = Set::template unknown_subtype_v<T>;
+  template <class Shapes, class T>
+  static constexpr bool value = Shapes::template unknown_subtype_v<T>;
 };
 
-/// The bound callbacks of one traversal and its compile-time match table.
-template <class Tuple>
-struct callback_set;
-template <class... B>
-struct callback_set<std::tuple<B...>> {
-  using tuple_type = std::tuple<B...>;
-  static constexpr std::size_t size = sizeof...(B);
-  tuple_type items;
+/// The compile-time match table of a traversal's callbacks, from their match_shapes only:
+/// two traversals whose callbacks match alike (a walk and a map of Add nodes in different
+/// passes) share it, and the pruning table and handled types computed from it.
+template <class... S>
+struct callback_shapes {
+  static constexpr std::size_t size = sizeof...(S);
+  /// The key of the tables computed from the callbacks (handled_types_t, contain_table).
+  using match_key = callback_shapes;
 
   /// The index of the first callback that matches concrete type C, or npos.
   template <class C>
-  static constexpr std::size_t first_match_v = first_true({B::template matches_v<C>..., false});
+  static constexpr std::size_t first_match_v = first_true({S::template matches_v<C>..., false});
   /// Whether some callback matches concrete type C.
   template <class C>
-  static constexpr bool handles_v = (B::template matches_v<C> || ...);
+  static constexpr bool handles_v = (S::template matches_v<C> || ...);
 
   /// Whether some callback is a with_def_region_kind callback.
-  static constexpr bool has_def_region = (B::is_def_region || ...);
+  static constexpr bool has_def_region = (S::is_def_region || ...);
 
   // not_into is a property of the whole traversal: a node type is entered for every
   // callback or for none.
-  static_assert(same_opaque_types<B...>::value,
+  static_assert(same_opaque_types<S...>::value,
                 "ctir::not_into<Node...>: wrap every callback of the traversal, as in "
                 "not_into<Type>(callbacks(f, g)), so that no callback needs what the "
                 "traversal does not enter");
 
   /// Whether the traversal does not enter nodes of type T (not_into).
   template <class T>
-  static constexpr bool opaque_v = (B::template opaque_v<T> && ...) && size > 0;
+  static constexpr bool opaque_v = (S::template opaque_v<T> && ...) && size > 0;
 
   /// Whether the type registered at run time under `index` derives from one of Opaque.
   template <class Opaque>
@@ -535,7 +564,7 @@ struct callback_set<std::tuple<B...>> {
   /// The hit predicate of the pruning table, and the types it must not enter.
   struct matcher {
     template <class T>
-    static constexpr bool opaque_v = callback_set::opaque_v<T>;
+    static constexpr bool opaque_v = callback_shapes::opaque_v<T>;
     /// Whether the type registered at run time under `index` derives from a type the
     /// traversal must not enter.
     static bool opaque_dynamic(std::uint32_t index) noexcept {
@@ -543,18 +572,33 @@ struct callback_set<std::tuple<B...>> {
         static_cast<void>(index);
         return false;
       } else {
-        return opaque_below<typename pack_element_t<0, B...>::opaque_types>(index);
+        return opaque_below<typename pack_element_t<0, S...>::opaque_types>(index);
       }
     }
     template <class T>
     static constexpr bool direct_v =
-        direct_hit<T::is_abstract_type>::template value<callback_set, T>;
+        direct_hit<T::is_abstract_type>::template value<callback_shapes, T>;
   };
 
   /// Whether some callback may match a node of a subtype of abstract type E unknown at
   /// compile time.
   template <class E>
-  static constexpr bool unknown_subtype_v = (B::template may_match_unknown_subtype_v<E> || ...);
+  static constexpr bool unknown_subtype_v = (S::template may_match_unknown_subtype_v<E> || ...);
+
+  /// Whether no callback matches a node of a type outside List (see
+  /// match_shape::bound_within_v).
+  template <class List>
+  static constexpr bool bound_within_v = (S::template bound_within_v<List> && ...);
+};
+
+/// The bound callbacks of one traversal; its compile-time match table is its base (built
+/// as `Set{{}, bound}`).
+template <class Tuple>
+struct callback_set;
+template <class... B>
+struct callback_set<std::tuple<B...>> : callback_shapes<typename B::shape...> {
+  using tuple_type = std::tuple<B...>;
+  tuple_type items;
 
   /// Whether some callback matches a node known only at run time.
   bool matches_dynamic(const Object& object) const noexcept {

@@ -406,18 +406,12 @@ protected:
   using item_kind = rewrite_item_kind;
   using item = rewrite_item;
 
-  CTIR_DETAIL_NOINLINE mapped_ref map_deep(const Object& node, DefRegionKind region,
-                                           item_kind kind = item_kind::enter) {
-    const stack_marks before = marks();
-    try {
-      work_.push_back({&node, 0, region, kind});
-      run_deep(before.work);
-    } catch (...) {
-      // A callback that catches the error and carries on finds the stacks as they were.
-      restore(before);
-      throw;
+  mapped_ref map_deep(const Object& node, DefRegionKind region, item_kind kind = item_kind::enter) {
+    if constexpr (inline_steps) {
+      return map_on_stack(node, region, kind, direct_hooks{&set_});
+    } else {
+      return map_on_stack(node, region, kind, hooks);
     }
-    return take_result_at(before);
   }
 
   /// Every node of the explicit-stack path goes through the field-table steps: the types a
@@ -472,8 +466,24 @@ protected:
           }
           return true;
         },
-        [&](const Object&) -> bool { return call_unhandled(shown, original, region, handler); });
+        [&](const Object&) -> bool {
+          if constexpr (matches_handled_only) {
+            return false;
+          } else {
+            return call_unhandled(shown, original, region, handler);
+          }
+        });
   }
+
+  /// Whether only nodes of the handled types can match a callback: then the explicit-stack
+  /// path compiles no second call of each callback for nodes of other types.
+  static constexpr bool matches_handled_only = [] {
+    if constexpr (requires { Set::template bound_within_v<handled>; }) {
+      return Set::template bound_within_v<handled>;
+    } else {
+      return false; // the runtime layer's callbacks: matched by type key at run time
+    }
+  }();
 
   template <class Handler>
   bool call_unhandled(const Object& node, const Object& original, DefRegionKind region,

@@ -10,6 +10,8 @@
 
 namespace ctir::detail::traverse {
 
+CTIR_INLINE rewrite_state::rewrite_state() noexcept : stack_floor_(stack_floor()) {}
+
 CTIR_INLINE rewrite_state::~rewrite_state() = default;
 
 CTIR_INLINE void rewrite_state::resolve(ObjectRef& node) const {
@@ -107,6 +109,9 @@ CTIR_INLINE mapped_ref rewrite_state::take_result_at(const stack_marks& marks) {
 template void rewrite_state::step_dynamic<dynamic_hooks>(const Object&, const rewrite_item&,
                                                          const dynamic_hooks&);
 template void rewrite_state::run_steps<dynamic_hooks>(std::size_t, const dynamic_hooks&);
+template mapped_ref rewrite_state::map_on_stack<dynamic_hooks>(const Object&, DefRegionKind,
+                                                               rewrite_item_kind,
+                                                               const dynamic_hooks&);
 #endif
 
 } // namespace ctir::detail::traverse

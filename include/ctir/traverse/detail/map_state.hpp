@@ -79,7 +79,8 @@ public:
   rewrite_state& operator=(const rewrite_state&) = delete;
 
 protected:
-  rewrite_state() noexcept : stack_floor_(stack_floor()) {}
+  // Out of line, as the destructor: every map call site constructs one.
+  rewrite_state() noexcept;
   ~rewrite_state();
 
   /// A variable whose definition changed stands for the new variable everywhere.
@@ -175,6 +176,11 @@ protected:
   /// pops them, and records a definition whose variable changed; null when none changed.
   ObjectRef rebuild_from_results(const Object& node, std::size_t base, DefRegionKind region);
 
+  /// Maps `node` on the explicit stack and returns its result. A callback that catches an
+  /// error and carries on finds the stacks as they were.
+  template <class Hooks>
+  CTIR_DETAIL_NOINLINE mapped_ref map_on_stack(const Object& node, DefRegionKind region,
+                                               rewrite_item_kind kind, const Hooks& hooks);
   /// Runs the explicit stack down to `work_base`, every node through the field-table steps.
   template <class Hooks>
   void run_steps(std::size_t work_base, const Hooks& hooks);
@@ -221,6 +227,20 @@ protected:
 // every static map of a program, compiled into the library in compiled mode), or an engine's
 // own hooks called directly (the runtime layer's engine, which is compiled once anyway and
 // runs every node through these steps).
+
+template <class Hooks>
+mapped_ref rewrite_state::map_on_stack(const Object& node, DefRegionKind region,
+                                       rewrite_item_kind kind, const Hooks& hooks) {
+  const stack_marks before = marks();
+  try {
+    work_.push_back({&node, 0, region, kind});
+    run_steps(before.work, hooks);
+  } catch (...) {
+    restore(before);
+    throw;
+  }
+  return take_result_at(before);
+}
 
 template <class Hooks>
 void rewrite_state::run_steps(std::size_t work_base, const Hooks& hooks) {
@@ -333,6 +353,9 @@ void rewrite_state::finish_dynamic(const Object& node, const rewrite_item& curre
 extern template void rewrite_state::step_dynamic<dynamic_hooks>(const Object&, const rewrite_item&,
                                                                 const dynamic_hooks&);
 extern template void rewrite_state::run_steps<dynamic_hooks>(std::size_t, const dynamic_hooks&);
+extern template mapped_ref rewrite_state::map_on_stack<dynamic_hooks>(const Object&, DefRegionKind,
+                                                                      rewrite_item_kind,
+                                                                      const dynamic_hooks&);
 #endif
 
 } // namespace ctir::detail::traverse

@@ -134,7 +134,7 @@ struct handled_filter<Set, type_list<Cs...>> {
 /// the path through its type's field table, so that the code a traversal instantiates per
 /// call site grows with the types it matches, not with the types it can meet.
 template <class Set, class List>
-using handled_types_t = typename handled_filter<Set, List>::type;
+using handled_types_t = typename handled_filter<typename Set::match_key, List>::type;
 
 template <class T>
 struct successor_ids {
