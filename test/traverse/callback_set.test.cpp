@@ -21,15 +21,24 @@ using ctir::detail::traverse::npos;
 template <class... Args>
 using set_of = callback_set<bound_tuple_t<0, Args...>>;
 
-auto count_adds = [](const Add&) {};
-auto other_count_adds = [](const Add&) {};
-auto count_muls = [](const Mul&) {};
-auto count_exprs = [](const PrimExpr&) {};
+// Callables of distinct types, as two lambdas are.
+struct CountAdds {
+  void operator()(const Add&) const {}
+};
+struct OtherCountAdds {
+  void operator()(const Add&) const {}
+};
+struct CountMuls {
+  void operator()(const Mul&) const {}
+};
+struct CountExprs {
+  void operator()(const PrimExpr&) const {}
+};
 
-using AddSet = set_of<decltype(count_adds)>;
-using OtherAddSet = set_of<decltype(other_count_adds)>;
-using MulSet = set_of<decltype(count_muls)>;
-using ExprSet = set_of<decltype(count_exprs)>;
+using AddSet = set_of<CountAdds>;
+using OtherAddSet = set_of<OtherCountAdds>;
+using MulSet = set_of<CountMuls>;
+using ExprSet = set_of<CountExprs>;
 
 template <class Node>
 int count_nodes(const PrimExpr& root) {
@@ -58,7 +67,7 @@ TEST_CASE("traversals whose callbacks match alike share one match table") {
                                handled_types_t<OtherAddSet, type_list<AddNode, MulNode>>>);
   // Other matched types, or the same with an exclusion, make another table.
   static_assert(!std::is_same_v<AddSet::matcher, MulSet::matcher>);
-  using ExcludingSet = set_of<decltype(excluding<AddNode>(count_exprs))>;
+  using ExcludingSet = set_of<decltype(excluding<AddNode>(CountExprs{}))>;
   static_assert(!std::is_same_v<ExprSet::matcher, ExcludingSet::matcher>);
   static_assert(!ExcludingSet::handles_v<AddNode> && ExcludingSet::handles_v<MulNode>);
   CHECK(std::is_same_v<handled_types_t<MulSet, type_list<AddNode, MulNode>>, type_list<MulNode>>);
@@ -71,7 +80,7 @@ TEST_CASE("a callback bound to final types matches nodes of those types only") {
   static_assert(!AddSet::bound_within_v<type_list<MulNode>>);
   // An abstract type may have subtypes registered at run time.
   static_assert(!ExprSet::bound_within_v<type_list<AddNode, MulNode, VarNode>>);
-  using Both = set_of<decltype(count_adds), decltype(count_muls)>;
+  using Both = set_of<CountAdds, CountMuls>;
   CHECK(Both::bound_within_v<type_list<AddNode, MulNode>>);
   CHECK_FALSE(Both::bound_within_v<type_list<AddNode>>);
 }
