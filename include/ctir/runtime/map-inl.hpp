@@ -509,15 +509,8 @@ private:
   /// does, with its check against rewriting a node forever.
   CTIR_DETAIL_NOINLINE mapped_ref map_replacement(const Object& original, ObjectRef node,
                                                   DefRegionKind region) {
-    const typename engine::stack_marks before = this->marks();
-    try {
-      this->push_replacement(original, std::move(node), region);
-      this->run_deep(before.work);
-    } catch (...) {
-      this->restore(before);
-      throw;
-    }
-    return this->take_result_at(before);
+    return this->run_on_stack([&] { this->push_replacement(original, std::move(node), region); },
+                              this->step_hooks());
   }
 
   /// Runs `entry`'s callback on `shown` (the node, or what it became); the result is

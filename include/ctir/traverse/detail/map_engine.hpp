@@ -407,23 +407,7 @@ protected:
   using item = rewrite_item;
 
   mapped_ref map_deep(const Object& node, DefRegionKind region, item_kind kind = item_kind::enter) {
-    if constexpr (inline_steps) {
-      return map_on_stack(node, region, kind, direct_hooks{&set_});
-    } else {
-      return map_on_stack(node, region, kind, hooks);
-    }
-  }
-
-  /// Every node of the explicit-stack path goes through the field-table steps: the types a
-  /// callback handles meet it through call_dynamic_hook. The steps are one copy per program
-  /// (dynamic_hooks), except for an engine that inlines them (the runtime layer's), so a map
-  /// call site compiles no explicit-stack code of its own.
-  void run_deep(std::size_t work_base) {
-    if constexpr (inline_steps) {
-      run_steps(work_base, direct_hooks{&set_});
-    } else {
-      run_steps(work_base, hooks);
-    }
+    return map_on_stack(node, region, kind, step_hooks());
   }
 
   void push_replacement(const Object& original, ObjectRef node, DefRegionKind region) {
@@ -547,6 +531,18 @@ protected:
                            Mode == rewrite_mode::map_pre ? &push_replacement_hook : nullptr};
     }
   }();
+
+  /// The hooks of the explicit-stack path, whose every node goes through the field-table
+  /// steps (the types a callback handles meet it through call_dynamic_hook). The steps are
+  /// one copy per program (dynamic_hooks), except for an engine that inlines them (the
+  /// runtime layer's), so a map call site compiles no explicit-stack code of its own.
+  decltype(auto) step_hooks() const noexcept {
+    if constexpr (inline_steps) {
+      return direct_hooks{&set_};
+    } else {
+      return (hooks);
+    }
+  }
 
   // -------------------------------------------------------------------------------------
   // Patterns that define variables (the shapes in a parameter's type): one function per

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ctir::detail::traverse {
@@ -181,6 +182,11 @@ protected:
   template <class Hooks>
   CTIR_DETAIL_NOINLINE mapped_ref map_on_stack(const Object& node, DefRegionKind region,
                                                rewrite_item_kind kind, const Hooks& hooks);
+  /// Calls `push`, which pushes work items, runs the explicit stack down to where it was and
+  /// returns the result of the first item pushed. A callback that catches an error and
+  /// carries on finds the stacks as they were.
+  template <class Push, class Hooks>
+  CTIR_DETAIL_ALWAYS_INLINE mapped_ref run_on_stack(Push&& push, const Hooks& hooks);
   /// Runs the explicit stack down to `work_base`, every node through the field-table steps.
   template <class Hooks>
   void run_steps(std::size_t work_base, const Hooks& hooks);
@@ -231,9 +237,14 @@ protected:
 template <class Hooks>
 mapped_ref rewrite_state::map_on_stack(const Object& node, DefRegionKind region,
                                        rewrite_item_kind kind, const Hooks& hooks) {
+  return run_on_stack([&] { work_.push_back({&node, 0, region, kind}); }, hooks);
+}
+
+template <class Push, class Hooks>
+mapped_ref rewrite_state::run_on_stack(Push&& push, const Hooks& hooks) {
   const stack_marks before = marks();
   try {
-    work_.push_back({&node, 0, region, kind});
+    std::forward<Push>(push)();
     run_steps(before.work, hooks);
   } catch (...) {
     restore(before);
