@@ -1009,6 +1009,37 @@ TEST_CASE("the error caret follows tabs and multi-byte characters") {
         "               ^");
 }
 
+TEST_CASE("positions are exact inside strings, at CRLF line ends and far down a long text") {
+  // A bad escape is reported at the escape, inside its string token.
+  const std::optional<ParseError> escape =
+      parse_error_of("prim @p(%A: Tensor[(4), float32]) attributes {\n"
+                     "  global_symbol = \"ab\\qc\"} {\n  %A[0] = 0f;\n}\n");
+  REQUIRE(escape.has_value());
+  CHECK(escape->line() == 2);
+  CHECK(escape->column() == 22);
+  // A missing `}` goes just past the last line's text, with CRLF line ends too.
+  const std::optional<ParseError> crlf = parse_error_of("def @f(%x) {\r\n  %x\r\n");
+  REQUIRE(crlf.has_value());
+  CHECK(crlf->line() == 2);
+  CHECK(crlf->column() == 5);
+  // 100,000 lines down: the line and the column of the error, and the span of a node.
+  std::string text = "def @f(%x: Tensor[(2), float32]) {\n";
+  for (int k = 0; k < 100000; ++k) {
+    text += "  %" + std::to_string(k) + " = exp(" +
+            (k == 0 ? std::string("%x") : "%" + std::to_string(k - 1)) + ");\n";
+  }
+  const std::string good = text + "  %99999\n}\n";
+  const IRModule module = parse_module(good);
+  const auto* let = function_of<FunctionNode>(module, "f")->body.as<LetNode>();
+  REQUIRE(let != nullptr);
+  CHECK(let->span.line == 2);
+  CHECK(let->span.column == 3);
+  const std::optional<ParseError> far = parse_error_of(text + "  %99999 ;\n}\n");
+  REQUIRE(far.has_value());
+  CHECK(far->line() == 100002);
+  CHECK(far->column() == 10);
+}
+
 // ---- input bytes ------------------------------------------------------------------------
 
 TEST_CASE("a byte-order mark at the start is skipped and columns count from after it") {

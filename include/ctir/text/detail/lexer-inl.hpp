@@ -10,19 +10,20 @@
 
 namespace ctir::detail {
 
-CTIR_INLINE std::vector<Token> Lexer::run() {
+CTIR_INLINE TokenList Lexer::run() {
   if (text_.size() >= std::numeric_limits<std::uint32_t>::max()) {
     throw ParseError(std::string(file_), 1, 1, "the input is too large (4 GiB or more)", "");
   }
   check_bytes();
-  std::vector<Token> tokens;
-  tokens.reserve(text_.size() / 4 + 1);
+  TokenList list;
+  // About one token per three bytes in printed modules; a denser text grows the vector.
+  list.tokens.reserve(text_.size() / 3 + 16);
+  line_starts_.push_back(0);
   while (true) {
     skip_blank();
     Token token;
     token.line = line_;
-    token.column = static_cast<std::uint32_t>(pos_ - line_start_ + 1);
-    token.offset = pos_;
+    token.offset = static_cast<std::uint32_t>(pos_);
     if (pos_ >= text_.size()) {
       // End of input: just past the last line's text, where a missing `}` would go.
       std::size_t at = text_.size();
@@ -31,21 +32,17 @@ CTIR_INLINE std::vector<Token> Lexer::run() {
         if (at > 0 && text_[at - 1] == '\r') {
           --at;
         }
-        std::size_t begin = at;
-        while (begin > 0 && text_[begin - 1] != '\n') {
-          --begin;
-        }
         token.line = line_ > 1 ? line_ - 1 : 1;
-        token.column = static_cast<std::uint32_t>(at - begin + 1);
       }
-      token.offset = at;
+      token.offset = static_cast<std::uint32_t>(at);
       token.kind = Tok::end;
-      tokens.push_back(token);
-      return tokens;
+      list.tokens.push_back(token);
+      list.line_starts = std::move(line_starts_);
+      return list;
     }
     token.kind = lex_one();
     token.length = static_cast<std::uint32_t>(pos_ - token.offset);
-    tokens.push_back(token);
+    list.tokens.push_back(token);
   }
 }
 
@@ -59,7 +56,7 @@ CTIR_INLINE void Lexer::skip_blank() {
     if (c == '\n') {
       ++pos_;
       ++line_;
-      line_start_ = pos_;
+      line_starts_.push_back(static_cast<std::uint32_t>(pos_));
     } else if (c == ' ' || c == '\t' || c == '\r') {
       ++pos_;
     } else if (c == '#') {
@@ -289,7 +286,7 @@ CTIR_INLINE void Lexer::string_literal() {
   }
 }
 
-CTIR_INLINE std::vector<Token> tokenize(std::string_view text, std::string_view file) {
+CTIR_INLINE TokenList tokenize(std::string_view text, std::string_view file) {
   return Lexer(text, file).run();
 }
 

@@ -66,14 +66,32 @@ private:
   static constexpr std::size_t no_token = static_cast<std::size_t>(-1);
 
   /// What a name stands for in a scope: a variable, or a temporary's expression.
+  /// A token index in 32 bits (a text under 4 GiB has fewer tokens), read and written as a
+  /// std::size_t, no_token included: a module binds a name per value, so its bindings'
+  /// size is part of the parser's memory.
+  class TokenIndex {
+  public:
+    TokenIndex() = default;
+    TokenIndex(std::size_t token) noexcept // NOLINT(google-explicit-constructor)
+        : value_(token == no_token ? none : static_cast<std::uint32_t>(token)) {}
+    operator std::size_t() const noexcept { // NOLINT(google-explicit-constructor)
+      return value_ == none ? no_token : value_;
+    }
+
+  private:
+    static constexpr std::uint32_t none = static_cast<std::uint32_t>(-1);
+    std::uint32_t value_ = none;
+  };
+
   struct Binding {
     Expr value;
     std::uint32_t scope = 0;
-    std::size_t token = no_token;     ///< where it was defined
-    bool pattern = false;             ///< a shape variable defined by a parameter's type
-    std::size_t first_use = no_token; ///< the first `%name` token that refers to it
-    std::size_t shadowed = 0;         ///< the binding it hides (1-based in bindings_), or 0
+    TokenIndex token;           ///< where it was defined
+    bool pattern = false;       ///< a shape variable defined by a parameter's type
+    TokenIndex first_use;       ///< the first `%name` token that refers to it
+    std::uint32_t shadowed = 0; ///< the binding it hides (1-based in bindings_), or 0
   };
+  static_assert(sizeof(Binding) <= 32);
 
   struct GlobalInfo {
     GlobalVar var;
@@ -159,7 +177,11 @@ private:
   Span span_between(std::size_t first, std::size_t last) const {
     const Token& a = tokens_[first];
     const Token& b = tokens_[std::max(first, last)];
-    return Span{file_, a.line, a.column, b.line, b.column + b.length};
+    return Span{file_, a.line, column(a), b.line, column(b) + b.length};
+  }
+  /// The 1-based column of a token, in bytes.
+  std::uint32_t column(const Token& token) const noexcept {
+    return token.offset - line_starts_[token.line - 1] + 1;
   }
 
   template <class T>
@@ -175,7 +197,7 @@ private:
   void pop_scope();
 
   Binding* lookup(std::string_view name) {
-    const std::size_t* top = names_.find(name);
+    const std::uint32_t* top = names_.find(name);
     return top == nullptr || *top == 0 ? nullptr : &bindings_[*top - 1];
   }
 
@@ -509,6 +531,8 @@ private:
   std::shared_ptr<const std::string> file_;
   FreeVars free_vars_;
   std::vector<Token> tokens_;
+  /// Where the text's lines start, for the tokens' columns (TokenList::line_starts).
+  std::vector<std::uint32_t> line_starts_;
   std::size_t pos_ = 0;
   std::size_t last_ = 0;
   std::size_t depth_ = 0;
@@ -527,7 +551,7 @@ private:
   /// `bindings_`, 0 for none), which links to the one it hides. Flat tables, so that a
   /// function of a million bindings costs no allocation per name.
   std::vector<Binding> bindings_;
-  StringMap<std::size_t> names_;
+  StringMap<std::uint32_t> names_;
   std::vector<std::vector<std::string_view>> scopes_;
   std::unordered_map<std::string_view, GlobalInfo> globals_;
   std::vector<std::pair<GlobalVar, BaseFunc>> functions_;

@@ -65,8 +65,7 @@ CTIR_INLINE AttrValue ParseEngine::attr_value() {
     std::string value;
     if (auto error = decode_string(text_of(first), value)) {
       Token at = first;
-      at.offset += error->second;
-      at.column += static_cast<std::uint32_t>(error->second);
+      at.offset += static_cast<std::uint32_t>(error->second);
       fail(at, error->first);
     }
     return value;

@@ -23,7 +23,9 @@ CTIR_INLINE ParseEngine::ParseEngine(std::string_view text, std::string_view fil
                                      FreeVars free_vars)
     : text_(skip_byte_order_mark(text)), file_name_(file_name),
       file_(std::make_shared<const std::string>(file_name)), free_vars_(free_vars) {
-  tokens_ = tokenize(text_, file_name);
+  TokenList lexed = tokenize(text_, file_name);
+  tokens_ = std::move(lexed.tokens);
+  line_starts_ = std::move(lexed.line_starts);
   scopes_.emplace_back();
 }
 
@@ -35,7 +37,7 @@ CTIR_INLINE void ParseEngine::predefine(const std::vector<Var>& vars) {
     if (lookup(var->name) != nullptr) {
       throw Error("ctir: parse: two predefined variables are named '" + var->name + "'");
     }
-    push_binding(var->name, {var, 0, no_token, false});
+    push_binding(var->name, {var, 0, no_token, false, no_token, 0});
     scopes_[0].push_back(var->name);
   }
 }
@@ -91,7 +93,7 @@ CTIR_INLINE std::string ParseEngine::describe(const Token& token) const {
 
 CTIR_INLINE void ParseEngine::fail(const Token& token, std::string message) const {
   const auto line = source_line_at(text_, token.offset).first;
-  throw ParseError(std::string(file_name_), token.line, token.column, std::move(message),
+  throw ParseError(std::string(file_name_), token.line, column(token), std::move(message),
                    std::string(line));
 }
 
@@ -113,8 +115,8 @@ CTIR_INLINE void ParseEngine::pop_scope() {
   // returns to.)
   const std::vector<std::string_view>& names = scopes_.back();
   for (std::size_t k = names.size(); k-- > 0;) {
-    std::size_t& top = *names_.find(names[k]);
-    const std::size_t popped = top;
+    std::uint32_t& top = *names_.find(names[k]);
+    const std::uint32_t popped = top;
     top = bindings_[popped - 1].shadowed;
     if (popped == bindings_.size()) {
       bindings_.pop_back();
@@ -124,10 +126,10 @@ CTIR_INLINE void ParseEngine::pop_scope() {
 }
 
 CTIR_INLINE void ParseEngine::push_binding(std::string_view name, Binding binding) {
-  std::size_t& top = *names_.try_emplace(name).first;
+  std::uint32_t& top = *names_.try_emplace(name).first;
   binding.shadowed = top;
   bindings_.push_back(std::move(binding));
-  top = bindings_.size();
+  top = static_cast<std::uint32_t>(bindings_.size());
 }
 
 CTIR_INLINE void ParseEngine::define(std::string_view name, Expr value, std::size_t token,
@@ -136,11 +138,11 @@ CTIR_INLINE void ParseEngine::define(std::string_view name, Expr value, std::siz
     std::string where;
     if (shadowed->token != no_token) {
       const Token& first = tokens_[shadowed->token];
-      where = " (at " + std::to_string(first.line) + ":" + std::to_string(first.column) + ")";
+      where = " (at " + std::to_string(first.line) + ":" + std::to_string(column(first)) + ")";
     }
     fail_at(token, "'%" + std::string(name) + "' is already defined in this scope" + where);
   }
-  push_binding(name, {std::move(value), scope(), token, pattern});
+  push_binding(name, {std::move(value), scope(), token, pattern, no_token, 0});
   scopes_.back().push_back(name);
 }
 
@@ -241,7 +243,7 @@ CTIR_INLINE Expr ParseEngine::use_local(std::size_t token) {
   }
   if (free_vars_ == FreeVars::declare) {
     Var var = new_var(token, Type());
-    push_binding(name, {var, 0, token, false});
+    push_binding(name, {var, 0, token, false, no_token, 0});
     scopes_[0].push_back(name);
     return var;
   }
@@ -336,7 +338,7 @@ CTIR_INLINE std::pair<GlobalVar, std::string_view> ParseEngine::define_global(bo
   if (info.definition != no_token) {
     const Token& first = tokens_[info.definition];
     fail_at(token, "'@" + std::string(name) + "' is already defined (at " +
-                       std::to_string(first.line) + ":" + std::to_string(first.column) + ")");
+                       std::to_string(first.line) + ":" + std::to_string(column(first)) + ")");
   }
   if (!info.var.defined()) {
     info.var = GlobalVar::make(std::string(name));

@@ -33,7 +33,7 @@ CTIR_INLINE void Printer::graph_item(std::int32_t block, std::size_t i, bool fir
   switch (item.kind) {
   case GraphItem::Kind::temp: {
     GraphNodeInfo& info = plan_.info(item.index);
-    info.temp_number = temps_++;
+    info.temp_number = static_cast<std::int32_t>(temps_++);
     out_ += '%';
     out_ += std::to_string(info.temp_number);
     out_ += " = ";

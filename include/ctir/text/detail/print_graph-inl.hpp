@@ -147,23 +147,24 @@ CTIR_INLINE void GraphPlan::count_uses(const Object& root) {
     nodes_[current].edge_begin = static_cast<std::uint32_t>(edges_.size());
     const Object& node = *nodes_[current].node;
     const std::vector<GraphField>& fields = type_of(node.type_info()).fields;
-    for_each_graph_child(node, nodes_[current].kind, fields,
-                         [&](const Object* child, UseKind use, std::uint32_t block) {
-                           const GraphKind kind = kind_of_(*child);
-                           if (kind == GraphKind::atom) {
-                             edges_.push_back({child, atom_index, use, block});
-                             return;
-                           }
-                           // The map holds index + 1, so that 0 (a new entry) means "not seen yet".
-                           auto [slot, inserted] = index_.try_emplace(child);
-                           if (inserted) {
-                             *slot = add_node(child, kind, use) + 1;
-                             stack.push_back(*slot - 1);
-                           }
-                           const std::uint32_t index = *slot - 1;
-                           ++nodes_[index].uses;
-                           edges_.push_back({child, index, use, block});
-                         });
+    for_each_graph_child(
+        node, nodes_[current].kind, fields,
+        [&](const Object* child, UseKind use, std::uint32_t block) {
+          const GraphKind kind = kind_of_(*child);
+          if (kind == GraphKind::atom) {
+            edges_.push_back({child, atom_index, use, static_cast<std::uint16_t>(block)});
+            return;
+          }
+          // The map holds index + 1, so that 0 (a new entry) means "not seen yet".
+          auto [slot, inserted] = index_.try_emplace(child);
+          if (inserted) {
+            *slot = add_node(child, kind, use) + 1;
+            stack.push_back(*slot - 1);
+          }
+          const std::uint32_t index = *slot - 1;
+          ++nodes_[index].uses;
+          edges_.push_back({child, index, use, static_cast<std::uint16_t>(block)});
+        });
     nodes_[current].edge_end = static_cast<std::uint32_t>(edges_.size());
   }
   for (GraphNodeInfo& info : nodes_) {

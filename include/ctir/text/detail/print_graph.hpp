@@ -53,9 +53,11 @@ struct GraphEdge {
   std::uint32_t index; ///< the child's plan index, or atom_index
   UseKind use;
   /// For UseKind::block: which of the node's block fields, in field order (an if's else
-  /// branch is block 1).
-  std::uint32_t block = 0;
+  /// branch is block 1). 16 bits, as field indices are: an edge takes 16 bytes, and a
+  /// printed function has about two per expression.
+  std::uint16_t block = 0;
 };
+static_assert(sizeof(GraphEdge) <= 16);
 
 /// What the printer knows about one non-atomic expression of the printed function.
 struct GraphNodeInfo {
@@ -75,9 +77,10 @@ struct GraphNodeInfo {
   /// The block its let value and body (let), or its first block field (an if's first
   /// branch, a closure's body) is printed in; block field k is `inner + k`.
   std::int32_t inner = -1;
-  /// The temporary's number, assigned when its binding is printed.
-  std::int64_t temp_number = -1;
+  /// The temporary's number in its function, assigned when its binding is printed.
+  std::int32_t temp_number = -1;
 };
+static_assert(sizeof(GraphNodeInfo) <= 40);
 
 /// One line of a block: a temporary's binding, a `let`, or the block's result.
 struct GraphItem {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -25,7 +26,7 @@ public:
   /// The value of `key`, or nullptr.
   V* find(std::string_view key) noexcept {
     Slot& slot = probe(key, hash(key));
-    return slot.used ? &slot.value : nullptr;
+    return slot.used() ? &slot.value : nullptr;
   }
 
   /// The value of `key`, value-initialized and inserted if absent; and whether it was.
@@ -33,14 +34,13 @@ public:
     if (2 * (size_ + 1) > slots_.size()) {
       grow();
     }
-    const std::size_t code = hash(key);
+    const std::uint32_t code = hash(key);
     Slot& slot = probe(key, code);
-    if (slot.used) {
+    if (slot.used()) {
       return {&slot.value, false};
     }
     slot.key = key;
     slot.hash = code;
-    slot.used = true;
     ++size_;
     return {&slot.value, true};
   }
@@ -49,7 +49,7 @@ public:
   template <class F>
   void for_each(F&& f) const {
     for (const Slot& slot : slots_) {
-      if (slot.used) {
+      if (slot.used()) {
         f(slot.key, slot.value);
       }
     }
@@ -57,21 +57,26 @@ public:
 
 private:
   static constexpr std::size_t min_capacity = 16;
+  /// A used slot's hash has its top bit set, so that a slot takes 24 bytes with a 32-bit
+  /// value (a module binds a name per value: the table is much of the parser's memory).
+  static constexpr std::uint32_t used_bit = std::uint32_t{1} << 31U;
+
   struct Slot {
     std::string_view key;
-    std::size_t hash = 0;
-    bool used = false;
+    std::uint32_t hash = 0; ///< the key's hash with used_bit; 0 in an empty slot
     V value{};
+
+    bool used() const noexcept { return hash != 0; }
   };
 
-  static std::size_t hash(std::string_view key) noexcept {
-    return std::hash<std::string_view>{}(key);
+  static std::uint32_t hash(std::string_view key) noexcept {
+    return static_cast<std::uint32_t>(std::hash<std::string_view>{}(key)) | used_bit;
   }
 
-  Slot& probe(std::string_view key, std::size_t code) noexcept {
+  Slot& probe(std::string_view key, std::uint32_t code) noexcept {
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = code & mask;
-    while (slots_[i].used && !(slots_[i].hash == code && slots_[i].key == key)) {
+    while (slots_[i].used() && !(slots_[i].hash == code && slots_[i].key == key)) {
       i = (i + 1) & mask;
     }
     return slots_[i];
@@ -82,7 +87,7 @@ private:
     std::vector<Slot> old = std::move(slots_);
     slots_ = std::vector<Slot>(2 * old.size());
     for (Slot& slot : old) {
-      if (slot.used) {
+      if (slot.used()) {
         probe(slot.key, slot.hash) = std::move(slot);
       }
     }
