@@ -118,10 +118,9 @@ constexpr std::string_view spelling(Tok kind) noexcept {
   return "?";
 }
 
-/// One token: its kind and where its text is. Its column comes from the line starts of its
-/// TokenList (column = offset - line start + 1): a large module has several tokens per line, and 16
-/// bytes per token instead of 24 is a third of the tokens' memory, most of the parser's while it
-/// runs.
+/// One token: its kind and where its text is. Its column is not stored but computed from the
+/// line starts of its TokenList: a large module has several tokens per line, and the tokens
+/// are most of the parser's memory while it runs.
 struct Token {
   Tok kind = Tok::end;
   std::uint32_t line = 1;   ///< 1-based

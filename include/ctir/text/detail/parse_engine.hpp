@@ -65,7 +65,6 @@ public:
 private:
   static constexpr std::size_t no_token = static_cast<std::size_t>(-1);
 
-  /// What a name stands for in a scope: a variable, or a temporary's expression.
   /// A token index in 32 bits (a text under 4 GiB has fewer tokens), read and written as a
   /// std::size_t, no_token included: a module binds a name per value, so its bindings'
   /// size is part of the parser's memory.
@@ -83,6 +82,7 @@ private:
     std::uint32_t value_ = none;
   };
 
+  /// What a name stands for in a scope: a variable, or a temporary's expression.
   struct Binding {
     Expr value;
     std::uint32_t scope = 0;
