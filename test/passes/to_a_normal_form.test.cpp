@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 #include <passes_testing.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -180,6 +181,30 @@ TEST_CASE("ToANormalForm types the new variables and names them apart from exist
   CHECK(sum->var->name == "x3");
   CHECK(structural_equal(sum->var->ty, TensorType::make({3}, DataType::float32())));
   CHECK(out->ret_type.defined());
+}
+
+TEST_CASE("ToANormalForm names new variables apart from a closure's parameters and lets") {
+  const IRModule mod = parse_module(R"(
+def @main(%x: Tensor[(2), float32]) {
+  let %f = fn (%x0: Tensor[(2), float32]) {
+    let %x1 = exp(%x0);
+    negative(%x1)
+  };
+  %f(add(%x, %x))
+}
+)");
+  const Function out = passes::to_a_normal_form(downcast<FunctionNode>(mod.lookup("main")), mod);
+  std::vector<std::string> names;
+  walk(
+      out->body, [&](const Let& let) { names.push_back(let->var->name); },
+      [&](const Function& closure) {
+        for (const Var& param : closure->params) {
+          names.push_back(param->name);
+        }
+      });
+  std::sort(names.begin(), names.end());
+  // The closure's `negative`, the `add` and the call are bound to new variables.
+  CHECK(names == std::vector<std::string>{"f", "x0", "x1", "x2", "x3", "x4"});
 }
 
 TEST_CASE("ToANormalForm flattens a let nested in a let's value into the scope") {

@@ -3,6 +3,7 @@
 
 #include <ctir/passes/to_a_normal_form.hpp>
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/error.hpp>
 #include <ctir/ir/families.hpp> // the traversals dispatch over the IR node types through it
 #include <ctir/passes/detail/graph_utils.hpp>
@@ -14,7 +15,6 @@
 #include <array>
 #include <cstddef>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -53,10 +53,13 @@ public:
     if (!f->body.defined()) {
       return;
     }
-    walk(
-        f->body, [this](const Let& let) { names_.insert(let->var->name); },
-        [&](const Function& closure) { add_parameter_names(closure->params); });
-    walk(f->body, excluding<PrimExpr>([this](const Expr& e) {
+    // One walk collects the names its lets and closures define and the composite nodes.
+    walk(f->body, excluding<PrimExpr>([&](const Expr& e) {
+           if (const auto* let = e.as<LetNode>()) {
+             names_.insert(let->var->name);
+           } else if (const auto* closure = e.as<FunctionNode>()) {
+             add_parameter_names(closure->params);
+           }
            if (is_composite(e)) {
              order_.push_back(e);
            }
@@ -64,30 +67,31 @@ public:
     if (order_.empty()) {
       return;
     }
-    scope_of_.emplace(f->body.get(), root);
+    scope_of_.insert_new(f->body.get(), root);
     for (std::size_t k = order_.size(); k-- > 0;) {
       const Expr& node = order_[k];
       const std::size_t scope = scope_of_.at(node.get());
-      const std::vector<Expr> kids = operands(node);
       std::array<std::size_t, 3> inner{scope, scope, scope};
       if (node.is<IfNode>()) {
         inner[1] = add_scope(scope);
         inner[2] = add_scope(scope);
-        children_.emplace(node.get(), inner);
+        children_.insert_new(node.get(), inner);
       } else if (node.is<FunctionNode>()) {
         inner[0] = add_scope(scope);
-        children_.emplace(node.get(), inner);
+        children_.insert_new(node.get(), inner);
       }
-      for (std::size_t i = 0; i < kids.size(); ++i) {
-        if (!kids[i].defined() || !is_composite(kids[i])) {
-          continue;
+      std::size_t index = 0;
+      for_each_operand(*node, [&](const Object* operand) {
+        const std::size_t use = inner[index < inner.size() ? index : 0];
+        ++index;
+        if (!is_composite(operand)) {
+          return;
         }
-        const std::size_t use = inner[i < inner.size() ? i : 0];
-        auto [it, first] = scope_of_.try_emplace(kids[i].get(), use);
+        auto [known, first] = scope_of_.try_emplace(operand, use);
         if (!first) {
-          it->second = common_ancestor(scopes_, it->second, use);
+          *known = common_ancestor(scopes_, *known, use);
         }
-      }
+      });
     }
   }
 
@@ -110,9 +114,9 @@ private:
     std::size_t depth;
   };
   std::vector<Scope> scopes_;
-  std::unordered_map<const Object*, std::size_t> scope_of_;
+  ctir::detail::PointerMap<std::size_t> scope_of_;
   /// The scopes an if's branches (indices 1, 2) or a closure's body (index 0) open.
-  std::unordered_map<const Object*, std::array<std::size_t, 3>> children_;
+  ctir::detail::PointerMap<std::array<std::size_t, 3>> children_;
   std::unordered_set<std::string> names_;
   std::vector<Expr> order_;
 
@@ -146,7 +150,7 @@ public:
     if (!f->body.defined()) {
       return;
     }
-    std::unordered_map<const Object*, std::size_t> pre_order_index;
+    ctir::detail::PointerMap<std::size_t> pre_order_index;
     std::vector<const LetNode*> lets;
     walk(f->body, excluding<PrimExpr>([&](const Expr& e) {
            if (!is_composite(e)) {
@@ -158,10 +162,10 @@ public:
              if (value.defined() && is_composite(value) && !value.is<LetNode>() &&
                  !pre_order_index.contains(value.get()) &&
                  scopes_.scope_of(value.get()) == scopes_.scope_of(let)) {
-               named_.emplace(value.get(), downcast<LetNode>(e));
+               named_.try_emplace(value.get(), downcast<LetNode>(e));
              }
            }
-           pre_order_index.emplace(e.get(), pre_order_index.size());
+           pre_order_index.try_emplace(e.get(), pre_order_index.size());
          }),
          pre_order);
     find_let_starts(pre_order_index, lets);
@@ -188,13 +192,11 @@ public:
               }
               const Expr& original = order[next_++];
               Expr out = finish(original, rebuilt);
-              if (auto it = waiting_.find(original.get()); it != waiting_.end()) {
-                for (const LetNode* let : it->second) {
-                  push(scopes_.scope_of(let), let->var, out, Let::borrow(let));
-                }
-                waiting_.erase(it);
-              }
-              results_.emplace(original.get(), out);
+              // Each node finishes once: the lets waiting for it are bound now, once.
+              waiting_.for_each(original.get(), [&](const LetNode* let) {
+                push(scopes_.scope_of(let), let->var, out, Let::borrow(let));
+              });
+              results_.try_emplace(original.get(), out);
               return out;
             }));
     const Expr body = wrap(AnfScopes::root, result);
@@ -223,15 +225,15 @@ private:
   std::vector<std::pair<std::size_t, const LetNode*>> let_starts_;
   std::size_t next_start_ = 0;
   /// Values whose lets have started, to those lets: bound once the value is finished.
-  std::unordered_map<const Object*, std::vector<const LetNode*>> waiting_;
+  ctir::detail::PointerMultiMap<const LetNode*> waiting_;
   /// What each finished composite input node became.
-  std::unordered_map<const Object*, Expr> results_;
+  ctir::detail::PointerMap<Expr> results_;
   /// The next node of AnfScopes::order the map finishes.
   std::size_t next_ = 0;
   /// The bindings of each scope, by scope index, in evaluation order.
   std::vector<std::vector<Binding>> lists_;
   /// Computations bound to the variable of the input let whose value they are.
-  std::unordered_map<const Object*, Let> named_;
+  ctir::detail::PointerMap<Let> named_;
   std::size_t next_name_ = 0;
 
   /// Finds where each let starts. The nodes the map finishes inside a node n's traversal
@@ -239,25 +241,22 @@ private:
   /// first operand that is first met inside n begins (an operand met before n, shared,
   /// was finished earlier), or at n itself when there is none. A let's variable comes
   /// before its value and body, so the let starts where its own run begins.
-  void find_let_starts(const std::unordered_map<const Object*, std::size_t>& pre_order_index,
+  void find_let_starts(const ctir::detail::PointerMap<std::size_t>& pre_order_index,
                        const std::vector<const LetNode*>& lets_in_pre_order) {
     const std::vector<Expr>& order = scopes_.order();
-    std::unordered_map<const Object*, std::size_t> run_start;
-    run_start.reserve(order.size());
-    std::vector<Expr> kids;
+    ctir::detail::PointerMap<std::size_t> run_start;
     for (std::size_t k = 0; k < order.size(); ++k) {
       const Object* node = order[k].get();
+      const std::size_t met = pre_order_index.at(node);
       std::size_t start = k;
-      kids.clear();
-      append_operands(order[k], kids);
-      for (const Expr& kid : kids) {
-        if (kid.defined() && is_composite(kid) &&
-            pre_order_index.at(kid.get()) > pre_order_index.at(node)) {
-          start = run_start.at(kid.get());
-          break;
+      bool found = false;
+      for_each_operand(*node, [&](const Object* operand) {
+        if (!found && is_composite(operand) && pre_order_index.at(operand) > met) {
+          start = run_start.at(operand);
+          found = true;
         }
-      }
-      run_start.emplace(node, start);
+      });
+      run_start.insert_new(node, start);
     }
     let_starts_.reserve(lets_in_pre_order.size());
     for (const LetNode* let : lets_in_pre_order) {
@@ -272,13 +271,13 @@ private:
   void start_let(const LetNode& let) {
     const Expr& value = let.value;
     if (value.defined() && is_composite(value)) {
-      if (auto it = named_.find(value.get()); it != named_.end() && it->second.get() == &let) {
+      if (const Let* named = named_.find(value.get()); named != nullptr && named->get() == &let) {
         return; // bound to this let's variable when finished
       }
-      if (auto it = results_.find(value.get()); it != results_.end()) {
-        push(scopes_.scope_of(&let), let.var, it->second, Let::borrow(&let));
+      if (const Expr* result = results_.find(value.get())) {
+        push(scopes_.scope_of(&let), let.var, *result, Let::borrow(&let));
       } else {
-        waiting_[value.get()].push_back(&let);
+        waiting_.insert(value.get(), &let);
       }
       return;
     }
@@ -328,9 +327,9 @@ private:
   /// Binds the rewritten `value` of input node `original` in its scope; returns the variable.
   Expr bind(const Expr& original, Expr value) {
     const std::size_t scope = scopes_.scope_of(original.get());
-    if (auto it = named_.find(original.get()); it != named_.end()) {
-      Var var = it->second->var;
-      push(scope, var, std::move(value), it->second);
+    if (const Let* named = named_.find(original.get())) {
+      Var var = (*named)->var;
+      push(scope, var, std::move(value), *named);
       return var;
     }
     Type type = types_.type_of(original.get());

@@ -164,11 +164,13 @@ CTIR_INLINE bool is_operand_field(const FieldInfo& field) noexcept {
          field.def_kind == DefRegionKind::none && field.element_type_index == ExprNode::type_index;
 }
 
-CTIR_INLINE bool is_composite(const Expr& e) {
-  if (!e.defined() || e.is<VarNode>()) {
+CTIR_INLINE bool is_composite(const Expr& e) { return is_composite(e.get()); }
+
+CTIR_INLINE bool is_composite(const Object* node) {
+  if (node == nullptr || instance_of<VarNode>(*node)) {
     return false;
   }
-  for (const FieldInfo& field : e->type_info().fields) {
+  for (const FieldInfo& field : node->type_info().fields) {
     if (is_operand_field(field)) {
       return true;
     }
@@ -183,12 +185,6 @@ CTIR_INLINE void append_operands(const Expr& e, std::vector<Expr>& out) {
   for_each_operand(*e, [&out](const Object* operand) {
     out.push_back(downcast<ExprNode>(ObjectRef::borrow(operand)));
   });
-}
-
-CTIR_INLINE std::vector<Expr> operands(const Expr& e) {
-  std::vector<Expr> kids;
-  append_operands(e, kids);
-  return kids;
 }
 
 } // namespace ctir::passes::detail

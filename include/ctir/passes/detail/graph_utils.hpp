@@ -50,10 +50,13 @@ bool is_operand_field(const FieldInfo& field) noexcept;
 /// Whether `e` has graph-level operands (calls, tuples, projections, lets, ifs, closures,
 /// call_dps, and any node type with an ir.Expr field); everything else is a leaf.
 bool is_composite(const Expr& e);
+/// is_composite for an operand as for_each_operand reports it (null: not composite).
+bool is_composite(const Object* node);
 
 /// Calls `f(operand)` for each operand of `node` (a `const Object*`, null where one is
-/// missing) in the order `operands` gives them: the one walk over the operand fields that
-/// `operands`, `append_operands` and type inference share.
+/// missing) in field order, which is evaluation order: a call's callee then its arguments,
+/// a let's value then its body, an if's condition then its branches, a closure's body. The
+/// one walk over the operand fields that append_operands and type inference share.
 template <class F>
 void for_each_operand(const Object& node, F&& f) {
   for (const FieldInfo& field : node.type_info().fields) {
@@ -71,13 +74,8 @@ void for_each_operand(const Object& node, F&& f) {
   }
 }
 
-/// The operands of a composite node, in field order, which is evaluation order: a call's
-/// callee then its arguments, a let's value then its body, an if's condition then its
-/// branches, a closure's body.
-std::vector<Expr> operands(const Expr& e);
-
-/// Appends the operands of `e` (as `operands` gives them) to `out`: traversals that visit
-/// every node reuse one buffer instead of allocating a vector per node.
+/// Appends the operands of `e` (in for_each_operand's order) to `out`: traversals that
+/// visit every node reuse one buffer instead of allocating a vector per node.
 void append_operands(const Expr& e, std::vector<Expr>& out);
 
 /// The innermost scope enclosing scopes `a` and `b` of a tree stored as records with a
