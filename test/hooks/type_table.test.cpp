@@ -115,9 +115,16 @@ TEST_CASE("setting a node field checks the node type") {
   const ctir::FieldInfo& a = sum->type_info().fields[1];
   REQUIRE(a.name == "a");
   ctir::Stmt stmt = ctir::SeqStmt::make({});
-  CHECK_THROWS_AS(a.set(*copy, a, stmt), ctir::bad_node_cast);
-  a.set(*copy, a, ctir::PrimExpr(2));
-  CHECK(static_cast<const ctir::AddNode&>(*copy).a.is<ctir::IntImmNode>());
+  CHECK_THROWS_WITH_AS(a.set(*copy, a, stmt),
+                       "ctir: field 'a' holds a ir.PrimExpr, not a ir.SeqStmt",
+                       ctir::bad_node_cast);
+  // The failed set kept no reference, and left the field as it was.
+  CHECK(stmt->use_count() == 1);
+  CHECK(static_cast<const ctir::AddNode&>(*copy).a.same_as(x));
+  const ctir::PrimExpr two(2);
+  a.set(*copy, a, two);
+  CHECK(static_cast<const ctir::AddNode&>(*copy).a.same_as(two));
+  CHECK(two->use_count() == 2); // `two` and the field: the value moved in
 }
 
 TEST_CASE("elided defaults compare against a default-constructed node") {

@@ -96,6 +96,13 @@ public:
   }
   /// Wraps an object that is already owned elsewhere (adds a reference).
   static Ref borrow(const T* object) noexcept { return adopt_new(object); }
+  /// Takes over a reference the caller holds already, one that `release()` gave up (adds
+  /// none): a checked downcast that moves.
+  static Ref adopt(const T* object) noexcept {
+    Ref result;
+    result.ptr_ = object;
+    return result;
+  }
 
   const T* get() const noexcept { return ptr_; }
   const T* operator->() const noexcept { return ptr_; }

@@ -32,13 +32,22 @@ const Object* field_get_node(const Object& object, const FieldInfo&) {
 }
 
 template <class Element>
-Ref<Element> checked_field_value(ObjectRef value, const FieldInfo& field) {
-  if (value.defined() && !value.is<Element>()) {
-    throw bad_node_cast("ctir: field '" + std::string(field.name) + "' holds a " +
-                        std::string(Element::type_key) + ", not a " +
-                        std::string(value->dynamic_type_key()));
+[[noreturn]] CTIR_DETAIL_NOINLINE void bad_field_value(const FieldInfo& field,
+                                                       const Object& value) {
+  throw bad_node_cast("ctir: field '" + std::string(field.name) + "' holds a " +
+                      std::string(Element::type_key) + ", not a " +
+                      std::string(value.dynamic_type_key()));
+}
+
+// Inlined into the field setters, which a rewrite calls for every changed child; the
+// value's reference moves into the field.
+template <class Element>
+CTIR_DETAIL_ALWAYS_INLINE Ref<Element> checked_field_value(ObjectRef value,
+                                                           const FieldInfo& field) {
+  if (value.defined() && !value.is<Element>()) [[unlikely]] {
+    bad_field_value<Element>(field, *value);
   }
-  return Ref<Element>::borrow(static_cast<const Element*>(value.get()));
+  return Ref<Element>::adopt(static_cast<const Element*>(value.release()));
 }
 
 template <class T, class F>

@@ -263,8 +263,8 @@ private:
 
   /// A node with more to do than mapping its children: the same steps as the engine's
   /// field-table step (rewrite_state::step_dynamic), with what depends on the type cached.
-  CTIR_DETAIL_NOINLINE mapped_ref map_node(const Object& node, DefRegionKind region,
-                                           const runtime_map_entry& type, std::uint8_t what) {
+  CTIR_DETAIL_ALWAYS_INLINE mapped_ref map_node(const Object& node, DefRegionKind region,
+                                                const runtime_map_entry& type, std::uint8_t what) {
     if (stack_below(this->stack_floor_)) [[unlikely]] {
       return this->map_deep(node, region);
     }

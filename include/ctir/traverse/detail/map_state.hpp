@@ -134,7 +134,8 @@ protected:
   CTIR_DETAIL_ALWAYS_INLINE static Owned<Object> rebuild_dynamic_inline(const Object& node,
                                                                         Next&& next) {
     Owned<Object> copy(nullptr);
-    auto take = [&](const Object& child, const FieldInfo& field) -> mapped_ref* {
+    auto take = [&](const Object& child, const FieldInfo& field)
+                    CTIR_DETAIL_INLINE_LAMBDA -> mapped_ref* {
       mapped_ref* mapped = next(child, field);
       if (mapped == nullptr || !mapped->defined()) {
         return nullptr;
