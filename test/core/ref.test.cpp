@@ -111,11 +111,11 @@ TEST_CASE("reference counts follow copies, moves and resets") {
   CHECK(raw->use_count() == 1);
 }
 
-TEST_CASE("adopt takes over the reference that release gave up") {
+TEST_CASE("adopt_released takes over the reference that release gave up") {
   ctir::Ref<ShapeNode> shape = ctir::make_object<CircleNode>();
   const ctir::Object* raw = shape.get();
   const ctir::Ref<CircleNode> circle =
-      ctir::Ref<CircleNode>::adopt(static_cast<const CircleNode*>(shape.release()));
+      ctir::Ref<CircleNode>::adopt_released(static_cast<const CircleNode*>(shape.release()));
   CHECK_FALSE(shape.defined());
   CHECK(circle.get() == raw);
   CHECK(raw->use_count() == 1);

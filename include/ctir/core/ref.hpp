@@ -96,9 +96,9 @@ public:
   }
   /// Wraps an object that is already owned elsewhere (adds a reference).
   static Ref borrow(const T* object) noexcept { return adopt_new(object); }
-  /// Takes over a reference the caller holds already, one that `release()` gave up (adds
-  /// none): a checked downcast that moves.
-  static Ref adopt(const T* object) noexcept {
+  /// Takes over the reference that `release()` gave up, without adding one: with a
+  /// static_cast in between, a downcast that moves.
+  static Ref adopt_released(const T* object) noexcept {
     Ref result;
     result.ptr_ = object;
     return result;

@@ -47,7 +47,7 @@ CTIR_DETAIL_ALWAYS_INLINE Ref<Element> checked_field_value(ObjectRef value,
   if (value.defined() && !value.is<Element>()) [[unlikely]] {
     bad_field_value<Element>(field, *value);
   }
-  return Ref<Element>::adopt(static_cast<const Element*>(value.release()));
+  return Ref<Element>::adopt_released(static_cast<const Element*>(value.release()));
 }
 
 template <class T, class F>

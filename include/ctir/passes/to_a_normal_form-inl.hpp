@@ -53,7 +53,8 @@ public:
     if (!f->body.defined()) {
       return;
     }
-    // One walk collects the names its lets and closures define and the composite nodes.
+    // A single walk finds both the names that lets and closures define (a new variable
+    // must avoid them) and the composite nodes.
     walk(f->body, excluding<PrimExpr>([&](const Expr& e) {
            if (const auto* let = e.as<LetNode>()) {
              names_.insert(let->var->name);
