@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace ctir;
@@ -150,6 +151,35 @@ TEST_CASE("an int is accepted where a float is expected and normalized to a floa
                    OpRegistry::global().normalize_attrs("concatenate", {{"axis", 1.0}});
                  }),
                  "must be an int, not a float (1f64)"));
+}
+
+TEST_CASE("check_attrs accepts what normalization accepts and throws what it throws") {
+  const auto& registry = OpRegistry::global();
+  const std::vector<std::pair<std::string, Attrs>> cases = {
+      {"sum", {}},
+      {"sum", {{"keepdims", true}}},
+      {"concatenate", {{"axis", std::int64_t{1}}}},
+      {"transpose", {{"axis", std::vector<std::int64_t>{0}}}},
+      {"sum", {{"zzzzzzzz", true}}},
+      {"relu", {{"alpha", 0.1}}},
+      {"sum", {{"keepdims", std::int64_t{1}}}},
+      {"zeros", {{"shape", std::vector<std::int64_t>{1}}, {"dtype", std::int64_t{32}}}},
+      {"zeros", {{"shape", std::int64_t{2}}}},
+      {"reshape", {}},
+      {"concatenate", {{"axis", 1.0}}},
+  };
+  std::size_t rejected = 0;
+  for (const auto& entry : cases) {
+    const std::string& op = entry.first;
+    const Attrs& attrs = entry.second;
+    CAPTURE(op);
+    const OpDef& def = registry.get(op);
+    const std::string normalizing = error_of([&] { (void)def.normalize_attrs(attrs); });
+    const std::string checking = error_of([&] { def.check_attrs(attrs); });
+    CHECK(checking == normalizing);
+    rejected += checking == "<no error>" ? 0U : 1U;
+  }
+  CHECK(rejected == 8);
 }
 
 TEST_CASE("infer_type checks the number of inputs first") {

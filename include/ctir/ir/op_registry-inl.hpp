@@ -143,20 +143,15 @@ CTIR_INLINE const AttrSpec* OpDef::find_attr(std::string_view key) const noexcep
   return nullptr;
 }
 
-CTIR_INLINE Attrs OpDef::normalize_attrs(const Attrs& given) const {
+CTIR_INLINE void OpDef::check_attrs(const Attrs& given) const {
   using namespace detail::op_registry_impl;
-  Attrs result;
   for (const auto& [key, value] : given) {
     const AttrSpec* spec = find_attr(key);
     if (spec == nullptr) {
       throw Error(unknown_attr_message(key));
     }
     const AttrKind actual = attr_kind_of(value);
-    if (actual == spec->kind) {
-      result.set(key, value);
-    } else if (spec->kind == AttrKind::float_ && actual == AttrKind::int_) {
-      result.set(key, static_cast<double>(std::get<std::int64_t>(value)));
-    } else {
+    if (actual != spec->kind && !(spec->kind == AttrKind::float_ && actual == AttrKind::int_)) {
       std::string message = "ctir: attribute '" + key + "' of operator '" + name + "' must be " +
                             article(spec->kind) + std::string(to_string(spec->kind)) + ", not " +
                             article(actual) + std::string(to_string(actual)) + " (" +
@@ -168,20 +163,33 @@ CTIR_INLINE Attrs OpDef::normalize_attrs(const Attrs& given) const {
     }
   }
   for (const AttrSpec& spec : attrs) {
-    if (result.contains(spec.key)) {
-      continue;
+    if (!spec.default_value && spec.required() && !given.contains(spec.key)) {
+      throw Error("ctir: operator '" + name + "' requires the attribute '" + spec.key + "' (" +
+                  article(spec.kind) + std::string(to_string(spec.kind)) +
+                  (spec.description.empty() ? "" : ": " + spec.description) + ")");
     }
-    if (spec.default_value) {
+  }
+}
+
+CTIR_INLINE Attrs OpDef::normalize_attrs(const Attrs& given) const {
+  using namespace detail::op_registry_impl;
+  check_attrs(given);
+  Attrs result;
+  for (const auto& [key, value] : given) {
+    if (find_attr(key)->kind == AttrKind::float_ && attr_kind_of(value) == AttrKind::int_) {
+      result.set(key, static_cast<double>(std::get<std::int64_t>(value)));
+    } else {
+      result.set(key, value);
+    }
+  }
+  for (const AttrSpec& spec : attrs) {
+    if (spec.default_value && !result.contains(spec.key)) {
       const AttrValue& value = *spec.default_value;
       if (spec.kind == AttrKind::float_ && attr_kind_of(value) == AttrKind::int_) {
         result.set(spec.key, static_cast<double>(std::get<std::int64_t>(value)));
       } else {
         result.set(spec.key, value);
       }
-    } else if (spec.required()) {
-      throw Error("ctir: operator '" + name + "' requires the attribute '" + spec.key + "' (" +
-                  article(spec.kind) + std::string(to_string(spec.kind)) +
-                  (spec.description.empty() ? "" : ": " + spec.description) + ")");
     }
   }
   return result;

@@ -163,10 +163,12 @@ struct OpDef {
   /// The schema entry for `key`, or null.
   const AttrSpec* find_attr(std::string_view key) const noexcept;
 
-  /// The attributes with defaults filled in and ints widened where floats are expected.
-  ///
   /// Throws ctir::Error for an unknown key (listing the valid keys and the nearest), a
-  /// missing required key, or a value of the wrong kind (naming both kinds).
+  /// missing required key, or a value of the wrong kind (naming both kinds); builds
+  /// nothing, so a verifier can check a call's attributes without allocating.
+  void check_attrs(const Attrs& given) const;
+  /// The attributes with defaults filled in and ints widened where floats are expected;
+  /// throws what check_attrs throws.
   Attrs normalize_attrs(const Attrs& given) const;
 
   /// The output type for these inputs: checks the arity and that every input has a type,

@@ -3,6 +3,7 @@
 
 #include <ctir/text/dot.hpp>
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/error.hpp>
 #include <ctir/ir/type_str.hpp>
 #include <ctir/ir/var.hpp>
@@ -11,7 +12,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -103,15 +103,15 @@ private:
 
   std::size_t var_node(const Var& var, std::size_t scope) {
     const Object* key = var.get();
-    if (const auto found = ids_.find(key); found != ids_.end()) {
-      return found->second;
+    if (const std::size_t* found = ids_.find(key); found != nullptr) {
+      return *found;
     }
     std::string label = "%" + var->name;
     if (var->ty.defined()) {
       label += ": " + type_str(var->ty);
     }
     const std::size_t id = add_node(scope, label, "shape=ellipse");
-    ids_.emplace(key, id);
+    ids_.try_emplace(key, id);
     return id;
   }
 
@@ -137,21 +137,22 @@ private:
       if (const auto* var = node.as<VarNode>()) {
         var_node(ref_of(var), frame.scope);
       } else if (const auto* global = node.as<GlobalVarNode>()) {
-        ids_.emplace(node.get(), add_node(frame.scope, "@" + global->name, "shape=ellipse"));
+        ids_.try_emplace(node.get(), add_node(frame.scope, "@" + global->name, "shape=ellipse"));
       } else if (const auto* op = node.as<OpNode>()) {
-        ids_.emplace(node.get(), add_node(frame.scope, op->name, "shape=ellipse, style=dashed"));
+        ids_.try_emplace(node.get(),
+                         add_node(frame.scope, op->name, "shape=ellipse, style=dashed"));
       } else if (const auto* constant = node.as<ConstantNode>()) {
-        ids_.emplace(node.get(),
-                     add_node(frame.scope, constant_label(constant->data), "shape=note"));
+        ids_.try_emplace(node.get(),
+                         add_node(frame.scope, constant_label(constant->data), "shape=note"));
       } else if (const auto* scalar = node.as<PrimExprNode>()) {
         // A scalar literal or expression used as a graph-level value (`multiply(%w, 2f)`).
-        ids_.emplace(node.get(),
-                     add_node(frame.scope, prim_expr_str(ref_of(scalar)), "shape=note"));
+        ids_.try_emplace(node.get(),
+                         add_node(frame.scope, prim_expr_str(ref_of(scalar)), "shape=note"));
       } else {
         std::size_t scope = frame.scope;
         if (node.as<FunctionNode>() != nullptr) {
           scope = new_scope(frame.scope, "fn");
-          closure_scopes_.emplace(node.get(), scope);
+          closure_scopes_.try_emplace(node.get(), scope);
         }
         stack.push_back({node, frame.scope, true});
         push_children(node, scope, push);
@@ -249,7 +250,7 @@ private:
                     "shape=box, style=bold");
       operands(dps->args, id);
     }
-    ids_.emplace(node.get(), id);
+    ids_.try_emplace(node.get(), id);
   }
 
   static std::string constant_label(const TensorData& data) {
@@ -319,8 +320,8 @@ private:
 
   std::vector<Scope> scopes_{Scope{}};
   std::size_t top_ = 0;
-  std::unordered_map<const Object*, std::size_t> ids_;
-  std::unordered_map<const Object*, std::size_t> closure_scopes_;
+  PointerMap<std::size_t> ids_;
+  PointerMap<std::size_t> closure_scopes_;
   std::string edges_;
   std::size_t next_id_ = 0;
 };

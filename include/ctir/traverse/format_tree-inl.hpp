@@ -3,6 +3,7 @@
 
 #include <ctir/traverse/format_tree.hpp>
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/type_info.hpp>
 #include <ctir/traverse/detail/sharing.hpp>
 
@@ -10,7 +11,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -82,9 +82,10 @@ private:
     if (node.use_count() <= 1 || !structural::visited_once(node)) {
       return false;
     }
-    const auto [it, first] = shared_ids_.emplace(&node, shared_ids_.size());
+    const std::size_t next = shared_ids_.size();
+    const auto [id, first] = shared_ids_.try_emplace(&node, next);
     out_ += '#';
-    out_ += std::to_string(it->second);
+    out_ += std::to_string(*id);
     if (first) {
       out_ += " = ";
     }
@@ -255,7 +256,7 @@ private:
   }
 
   std::string out_;
-  std::unordered_map<const Object*, std::size_t> shared_ids_;
+  PointerMap<std::size_t> shared_ids_;
 };
 
 } // namespace detail

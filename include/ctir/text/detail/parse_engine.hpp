@@ -2,6 +2,7 @@
 // parser's definitions use it); the steps are defined by job in parse_engine_*-inl.hpp.
 #pragma once
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/ir/attrs.hpp>
 #include <ctir/ir/graph/expr.hpp>
 #include <ctir/ir/module.hpp>
@@ -541,7 +542,7 @@ private:
   /// since then stand for, written out as trees (see spend_expansion).
   bool prim_temps_seen_ = false;
   std::uint64_t expanded_ = 0;
-  std::unordered_map<const Object*, std::uint64_t> tree_sizes_;
+  PointerMap<std::uint64_t> tree_sizes_;
   bool pattern_types_ = false;
   bool in_prim_signature_ = false;
   /// The names of the graph-level lets whose values are being parsed, innermost last: their

@@ -175,12 +175,12 @@ CTIR_INLINE std::uint64_t ParseEngine::tree_size(const Object* root) {
   std::vector<std::pair<const Object*, bool>> work{{root, false}};
   while (!work.empty()) {
     const auto [node, expanded] = work.back();
-    if (tree_sizes_.contains(node)) {
+    if (tree_sizes_.find(node) != nullptr) {
       work.pop_back();
     } else if (!expanded) {
       work.back().second = true;
       for_each_operand(*node, [&](const Object* child) {
-        if (!tree_sizes_.contains(child)) {
+        if (tree_sizes_.find(child) == nullptr) {
           work.emplace_back(child, false);
         }
       });
@@ -189,7 +189,7 @@ CTIR_INLINE std::uint64_t ParseEngine::tree_size(const Object* root) {
       std::uint64_t size = 1;
       for_each_operand(
           *node, [&](const Object* child) { size = std::min(most, size + tree_sizes_.at(child)); });
-      tree_sizes_.emplace(node, size);
+      tree_sizes_.insert_new(node, size);
     }
   }
   return tree_sizes_.at(root);

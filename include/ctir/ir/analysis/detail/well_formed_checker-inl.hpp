@@ -72,13 +72,13 @@ CTIR_INLINE void Checker::check_function(std::size_t i) {
       break;
     }
   }
-  for (const auto& [var, record] : undefined_) {
+  undefined_.for_each([&](const void*, const Undefined& record) {
     if (record.uses > 1 && record.diagnostic != Step::npos) {
       diagnostics_[record.diagnostic].message += " (" + std::to_string(record.uses) +
                                                  " uses without a definition; this is the "
                                                  "first)";
     }
-  }
+  });
 }
 
 CTIR_INLINE void Checker::enter_path(const Item& item) {
@@ -89,12 +89,12 @@ CTIR_INLINE void Checker::enter_path(const Item& item) {
 // ---- scopes -----------------------------------------------------------------------------
 
 CTIR_INLINE bool Checker::in_scope(const Object* var) const {
-  auto it = live_.find(var);
-  return it != live_.end() && it->second > 0;
+  const std::size_t* count = live_.find(var);
+  return count != nullptr && *count > 0;
 }
 
 CTIR_INLINE void Checker::define(const Object* var) {
-  ++live_[var];
+  ++*live_.try_emplace(var).first;
   log_.push_back(var);
   epoch_ = ++epoch_counter_;
 }
@@ -103,7 +103,7 @@ CTIR_INLINE void Checker::end_scope() {
   const auto [size, epoch] = marks_.back();
   marks_.pop_back();
   while (log_.size() > size) {
-    --live_[log_.back()];
+    --live_.at(log_.back());
     log_.pop_back();
   }
   epoch_ = epoch;
@@ -124,14 +124,14 @@ CTIR_INLINE void Checker::visit(const Item& item) {
     // A graph-level node that defines variables (a closure, a let) reached through several
     // uses is one definition, checked at its first use; so is one reached again inside a
     // shared node that is checked again in another scope (an if holding a let).
-    if (!shared_definitions_.insert(&node).second) {
+    if (!shared_definitions_.try_emplace(&node).second) {
       return;
     }
   }
   if (!has_defs && node.use_count() > 1 &&
       (info.derives_from(ExprNode::type_index, ExprNode::type_depth) ||
        info.derives_from(TypeNode::type_index, TypeNode::type_depth))) {
-    if (!memo_.insert({&node, epoch_}).second) {
+    if (!memo_.try_emplace({&node, epoch_}).second) {
       return; // this shared node was checked with the same variables in scope
     }
   }
@@ -271,16 +271,17 @@ CTIR_INLINE void Checker::visit_variable(const Item& item, const Object& var,
     }
     return; // a use is a leaf: the variable's type belongs to its definition
   case Region::simple_def:
-    if (!ever_defined_.insert(&var).second) {
+    if (!ever_defined_.try_emplace(&var).second) {
       report_duplicate(var);
     }
     break; // brought into scope by a define item where its scope starts
   case Region::pattern_top:
     // A parameter that is a shape variable of an earlier parameter's type (`%n` in
     // `(%A: Tensor[(%n)], %n: int32)`) is a mention of it, once.
-    if (in_scope(&var) && shape_defined_.erase(&var) != 0) {
+    if (bool* shape = shape_defined_.find(&var); shape != nullptr && *shape && in_scope(&var)) {
+      *shape = false;
       // checked, not defined again
-    } else if (!ever_defined_.insert(&var).second) {
+    } else if (!ever_defined_.try_emplace(&var).second) {
       report_duplicate(var);
     }
     if (!in_scope(&var)) {
@@ -290,11 +291,11 @@ CTIR_INLINE void Checker::visit_variable(const Item& item, const Object& var,
     break;
   case Region::pattern_nested:
     if (!in_scope(&var)) {
-      if (!ever_defined_.insert(&var).second) {
+      if (!ever_defined_.try_emplace(&var).second) {
         report_duplicate(var);
       }
       define(&var);
-      shape_defined_.insert(&var);
+      *shape_defined_.try_emplace(&var).first = true;
     }
     children = Region::pattern_nested;
     break;

@@ -2,6 +2,7 @@
 // analysis, included only by the definitions of <ctir/ir/analysis/well_formed.hpp>).
 #pragma once
 
+#include <ctir/core/detail/pointer_map.hpp>
 #include <ctir/core/linkage.hpp>
 #include <ctir/core/object.hpp>
 #include <ctir/core/type_info.hpp>
@@ -17,11 +18,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -44,6 +42,16 @@ struct Step {
   std::size_t index = npos;
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 };
+
+/// A shared node and the set of variables in scope (epoch) it was checked with.
+struct MemoKey {
+  const Object* node = nullptr;
+  std::uint64_t epoch = 0;
+  friend bool operator==(const MemoKey&, const MemoKey&) = default;
+};
+inline std::uint64_t key_hash(const MemoKey& key) noexcept {
+  return ctir::detail::key_hash(key.node) ^ ctir::detail::key_hash(key.epoch + 1);
+}
 
 struct Item {
   Op op = Op::visit;
@@ -131,11 +139,6 @@ private:
   /// Records a diagnostic at the current path; its index, or npos past max_diagnostics.
   std::size_t report(WellFormedDiagnostic::Kind kind, const Object& node, std::string message);
 
-  struct MemoHash {
-    std::size_t operator()(const std::pair<const Object*, std::uint64_t>& key) const noexcept {
-      return std::hash<const Object*>()(key.first) ^ (std::hash<std::uint64_t>()(key.second) << 1U);
-    }
-  };
   struct Undefined {
     std::size_t uses = 0;
     std::size_t diagnostic = Step::npos;
@@ -155,22 +158,26 @@ private:
 
   /// Definitions in scope (a count: a doubly defined variable is still in scope once the
   /// inner definition's scope ends), the order they were made, and the scope starts.
-  std::unordered_map<const Object*, std::size_t> live_;
+  PointerMap<std::size_t> live_;
   std::vector<const Object*> log_;
   std::vector<std::pair<std::size_t, std::uint64_t>> marks_;
   /// Every variable defined so far in the function.
-  std::unordered_set<const Object*> ever_defined_;
+  PointerMap<bool> ever_defined_;
   /// Variables defined inside a pattern's types (shape variables), which one parameter of
-  /// the pattern may be as well.
-  std::unordered_set<const Object*> shape_defined_;
+  /// the pattern may be as well (the ones whose value is true).
+  PointerMap<bool> shape_defined_;
   /// Identifies the set of variables in scope: a new value at each change.
   std::uint64_t epoch_ = 0;
   std::uint64_t epoch_counter_ = 0;
-  std::unordered_set<std::pair<const Object*, std::uint64_t>, MemoHash> memo_;
-  std::unordered_map<const Object*, Undefined> undefined_;
+  /// The shared nodes checked so far, each with the set of variables in scope it was
+  /// checked with.
+  FlatMap<MemoKey, bool> memo_;
+  PointerMap<Undefined> undefined_;
   /// Shared graph-level nodes with definitions, checked once (at their first use).
-  std::unordered_set<const Object*> shared_definitions_;
-  std::unordered_map<const Object*, Type> call_types_;
+  PointerMap<bool> shared_definitions_;
+  PointerMap<Type> call_types_;
+  /// The argument types of the call being checked (one vector for all calls).
+  std::vector<Type> arg_types_;
 };
 
 } // namespace ctir::detail::well_formed

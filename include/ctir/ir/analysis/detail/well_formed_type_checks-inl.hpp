@@ -96,13 +96,13 @@ CTIR_INLINE void Checker::check_call(const CallNode& call) {
       return;
     }
     try {
-      static_cast<void>(def->normalize_attrs(call.attrs));
+      def->check_attrs(call.attrs);
     } catch (const Error& error) {
       report(WellFormedDiagnostic::Kind::ill_typed, call, strip_ctir_prefix(error.what()));
       return;
     }
-    std::vector<Type> types;
-    types.reserve(call.args.size());
+    std::vector<Type>& types = arg_types_;
+    types.clear();
     for (const Expr& arg : call.args) {
       types.push_back(type_of(arg));
       if (!types.back().defined()) {
@@ -110,7 +110,7 @@ CTIR_INLINE void Checker::check_call(const CallNode& call) {
       }
     }
     try {
-      call_types_[&call] = def->infer_type(types, call.attrs);
+      *call_types_.try_emplace(&call).first = def->infer_type(types, call.attrs);
     } catch (const Error& error) {
       std::string listing;
       for (const Type& t : types) {
@@ -137,7 +137,7 @@ CTIR_INLINE void Checker::check_call(const CallNode& call) {
                "call of '@" + global->name + "' gives " + std::to_string(call.args.size()) +
                    " arguments, but it takes " + std::to_string(function->params.size()));
       } else if (function->ret_type.defined()) {
-        call_types_[&call] = function->ret_type;
+        *call_types_.try_emplace(&call).first = function->ret_type;
       }
     }
   }
@@ -216,8 +216,8 @@ CTIR_INLINE Type Checker::type_of(const Expr& expr) const {
     return static_cast<const CallDpsNode&>(*expr).out_type;
   }
   if (type == CallNode::type_index) {
-    auto it = call_types_.find(expr.get());
-    return it == call_types_.end() ? Type() : it->second;
+    const Type* known = call_types_.find(expr.get());
+    return known == nullptr ? Type() : *known;
   }
   if (type == TupleNode::type_index) {
     std::vector<Type> fields;
@@ -255,11 +255,11 @@ CTIR_INLINE std::string Checker::variable_name(const Object& var) {
 }
 
 CTIR_INLINE void Checker::report_undefined(const Object& var) {
-  auto [it, first] = undefined_.try_emplace(&var);
-  ++it->second.uses;
+  auto [record, first] = undefined_.try_emplace(&var);
+  ++record->uses;
   if (first) {
-    it->second.diagnostic = report(WellFormedDiagnostic::Kind::undefined_variable, var,
-                                   "variable '" + variable_name(var) + "' is used but not defined");
+    record->diagnostic = report(WellFormedDiagnostic::Kind::undefined_variable, var,
+                                "variable '" + variable_name(var) + "' is used but not defined");
   }
 }
 
