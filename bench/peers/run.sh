@@ -9,8 +9,8 @@
 # Environment: MLIR_OPT (default mlir-opt-14), CTIR_PEERS_RUNS (timed runs of each command per
 # row, default 5; the 1M rows use at most CTIR_PEERS_RUNS_1M, default 3), CTIR_PEERS_OUT (the
 # generated modules, outputs and timings, default build/bench/peers), CTIR_PEERS_ROWS (a regex
-# over the row names: parse_print, cse, pipeline_o2, pipeline_o3; default all), CTIR_PEERS_SHAPE
-# (blocks, the default, or fibonacci: see gen.py).
+# over the row names: parse_print, cse, pipeline_o2, pipeline_o3, pipeline_o3_verify; default
+# all), CTIR_PEERS_SHAPE (blocks, the default, or fibonacci: see gen.py).
 #
 # For each size, bench/peers/gen.py writes the module as .ctir and .mlir (the same operator
 # calls, the same dataflow). Each row runs the ctir command and the MLIR command in turn,
@@ -52,12 +52,15 @@ mkdir -p "$out"
 # Row name, ctir-opt arguments, mlir-opt arguments. CSE in ctir runs at opt_level 3 (its
 # level), after the InferType it requires; the default pipeline at -O2 has no CSE, at -O3 it
 # has (InferType, SimplifyExpr, FoldConstant, EliminateCommonSubexpr, DeadCodeElimination,
-# RemoveUnusedFunctions and the tensor-level passes, which find nothing here).
+# RemoveUnusedFunctions and the tensor-level passes, which find nothing here). mlir-opt
+# verifies the module after parsing and after each pass by default; pipeline_o3_verify asks
+# the same of ctir-opt (--verify-each).
 rows=(
   "parse_print|-|-"
   "cse|--opt-level 3 -p EliminateCommonSubexpr|--cse"
   "pipeline_o2|-O2|--canonicalize --cse"
   "pipeline_o3|-O3|--canonicalize --cse"
+  "pipeline_o3_verify|--verify-each -O3|--canonicalize --cse"
 )
 
 # Runs a command once under /usr/bin/time; appends "wall_seconds max_rss_kb" to a file.
